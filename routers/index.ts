@@ -1,0 +1,9 @@
+import { resourcesRouter } from './resources.ts';
+import { router } from './trpc.ts';
+
+/** Every procedure of the platform; REST paths come from each procedure's openapi meta. */
+export const appRouter = router({
+  resources: resourcesRouter,
+});
+
+export type AppRouter = typeof appRouter;

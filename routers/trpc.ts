@@ -1,0 +1,56 @@
+/**
+ * The tRPC core, in three parts: the context every call gets, tRPC itself (with the error
+ * formatter), and its building blocks. Nothing else calls initTRPC; the procedures routers use are
+ * assembled from these blocks and the middlewares in `procedures.ts`.
+ */
+import { initTRPC } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Services } from '../server/services/index.ts';
+import { AppError } from '../server/errors.ts';
+
+// ---- 1. context ------------------------------------------------------------------------------
+
+export interface Context {
+  services: Services;
+  headers: IncomingHttpHeaders;
+}
+
+// ---- 2. tRPC ---------------------------------------------------------------------------------
+
+export type Product = 'resources' | 'marketplace';
+
+export type Meta = OpenApiMeta<{
+  /** Whose documented error body the REST facade writes. */
+  product?: Product;
+  /** What the call does, named in error messages: "creating employee resource". */
+  action?: string;
+  /** Success status on REST (default 200). */
+  successStatus?: 201 | 204;
+  /** Error statuses the call can answer with, documented in openapi.json. */
+  errorStatuses?: number[];
+}>;
+
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    // Never put stack traces in responses.
+    isDev: false,
+    errorFormatter({ shape, error }) {
+      const app = error.cause instanceof AppError ? error.cause : undefined;
+      return {
+        ...shape,
+        // Internal failures keep their detail in the logs, not in the response.
+        message: app || error.code !== 'INTERNAL_SERVER_ERROR' ? shape.message : 'Internal server error',
+        data: { ...shape.data, appCode: app?.code ?? null, details: app?.details ?? null },
+      };
+    },
+  });
+
+// ---- 3. building blocks ----------------------------------------------------------------------
+
+export const router = t.router;
+export const middleware = t.middleware;
+export const baseProcedure = t.procedure;
+export const createCallerFactory = t.createCallerFactory;

@@ -1,0 +1,48 @@
+import type { IncomingMessage } from 'node:http';
+import { AppError } from '../errors.ts';
+
+export const MAX_BODY_BYTES = 100_000;
+
+const problems = new WeakMap<IncomingMessage, AppError>();
+
+/** A body problem found while reading the request, raised later inside the procedure's context. */
+export const bodyProblem = (req: IncomingMessage) => problems.get(req);
+
+/**
+ * Reads a JSON request body ahead of the REST adapter (which then takes `req.body` as given), so that
+ * `application/json; charset=utf-8` is accepted, the size cap holds, and malformed JSON is reported
+ * as the documented client error instead of a library's own.
+ */
+export async function readJsonBody(req: IncomingMessage & { body?: unknown }): Promise<void> {
+  req.body = undefined;
+  if (req.method === 'GET' || req.method === 'HEAD') return;
+  if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) return;
+  const chunks = await collect(req);
+  if (!chunks) {
+    problems.set(req, new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_BODY_BYTES} bytes`));
+    return;
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return;
+  try {
+    req.body = JSON.parse(text);
+  } catch (error) {
+    problems.set(req, new AppError('INVALID_REQUEST', `Request body is not valid JSON: ${(error as Error).message}`));
+  }
+}
+
+/** The body's chunks, or undefined once it passes the cap (the rest is left unread; the connection closes after the answer). */
+function collect(req: IncomingMessage): Promise<Buffer[] | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      req.off('data', onData).off('end', onEnd).pause();
+      resolve(undefined);
+    };
+    const onEnd = () => resolve(chunks);
+    req.on('data', onData).on('end', onEnd).once('error', reject);
+  });
+}

@@ -1,0 +1,71 @@
+import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
+import { z } from 'zod';
+import { appRouter } from '../../routers/index.ts';
+import type { Product } from '../../routers/trpc.ts';
+import { procedureMeta } from './procedure-meta.ts';
+
+/** The error bodies each product documents. */
+const errorSchemas = {
+  ResourceError: z
+    .object({
+      message: z.string().meta({ description: 'The action that failed', example: 'Error creating employee resource' }),
+      error: z.string().meta({ description: 'What went wrong', example: 'Invalid request: email: Invalid email address' }),
+    })
+    .meta({ description: 'Error body of the resource management API' }),
+};
+const errorSchemaOf: Record<Product, keyof typeof errorSchemas> = {
+  resources: 'ResourceError',
+  marketplace: 'ResourceError',
+};
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Invalid request: the body or query fails validation (each bad field is named)',
+  401: 'Missing or unknown credentials',
+  403: 'Not allowed for these credentials',
+  404: 'Not found',
+  409: 'Conflicts with existing data',
+  413: 'Request body larger than 100 kB',
+  422: 'Validation failed',
+  429: 'Rate limit exceeded',
+  500: 'Internal error',
+};
+
+type Operation = { operationId?: string; responses?: Record<string, { description: string; content?: object }> };
+
+/**
+ * The OpenAPI 3.1 document of every REST procedure. trpc-to-openapi documents every success as 200
+ * and its own error shape; this rewrites each operation's responses to what the server really sends.
+ */
+export function buildOpenApiDocument(baseUrl = 'http://localhost:3000'): OpenAPIObject {
+  const doc = generateOpenApiDocument(appRouter, {
+    title: 'Typed Platform API',
+    version: '0.1.0',
+    description:
+      'Resource management API (organization API keys: `Authorization: Bearer <key>`). ' +
+      'Every procedure is also served as native tRPC at `/trpc`.',
+    baseUrl,
+    securitySchemes: { ApiKey: { type: 'http', scheme: 'bearer', description: 'Organization API key' } },
+    defs: errorSchemas,
+  });
+  const metaByOperation = new Map([...procedureMeta(appRouter)].map(([path, meta]) => [path.replace(/\./g, '-'), meta]));
+
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const operation of Object.values(item as Record<string, Operation>)) {
+      const meta = metaByOperation.get(operation.operationId ?? '');
+      if (!meta || !operation.responses) continue;
+      const { 200: ok } = operation.responses;
+      const responses: NonNullable<Operation['responses']> = {};
+      const successStatus = meta.successStatus ?? 200;
+      if (ok) responses[successStatus] = successStatus === 204 ? { description: 'No content' } : ok;
+      const schema = errorSchemaOf[meta.product ?? 'resources'];
+      for (const status of [...new Set(meta.errorStatuses ?? [500])].sort()) {
+        responses[status] = {
+          description: STATUS_TEXT[status] ?? 'Error',
+          content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+        };
+      }
+      operation.responses = responses;
+    }
+  }
+  return doc;
+}

@@ -1,0 +1,47 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { ServerResponse } from 'node:http';
+
+/** Swagger UI's own files, served from our origin (nothing loads from a CDN). */
+const assetsDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+};
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>API reference</title>
+  <link rel="stylesheet" href="/reference/swagger-ui.css">
+  <style>body { margin: 0 } .swagger-ui .topbar { display: none }</style>
+</head>
+<body>
+  <div id="reference"></div>
+  <script src="/reference/swagger-ui-bundle.js"></script>
+  <script src="/reference/init.js"></script>
+</body>
+</html>`;
+
+const INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#reference', deepLinking: true, tryItOutEnabled: true });`;
+
+/** `/reference`: a readable, interactive page built from /openapi.json. Returns false for other paths. */
+export async function serveReference(path: string, res: ServerResponse): Promise<boolean> {
+  if (path === '/reference' || path === '/reference/') {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' }).end(PAGE);
+    return true;
+  }
+  if (path === '/reference/init.js') {
+    res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' }).end(INIT);
+    return true;
+  }
+  const asset = path.slice('/reference/'.length);
+  const type = path.startsWith('/reference/') ? ASSETS[asset] : undefined;
+  if (!type) return false;
+  const body = await readFile(join(assetsDir, asset));
+  res.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=86400' }).end(body);
+  return true;
+}

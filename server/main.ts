@@ -1,0 +1,24 @@
+import { loadConfig } from './config.ts';
+import { createLogger } from './logger.ts';
+import { startServer } from './app.ts';
+
+const config = loadConfig();
+const log = createLogger(config.logLevel);
+const server = await startServer(config, log);
+log.info({ url: server.url, database: config.database.kind }, 'listening');
+
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    server.close().then(
+      () => {
+        log.info('stopped');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}

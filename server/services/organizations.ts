@@ -1,0 +1,44 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Database } from '../db/orm.ts';
+import { ApiKey, Organization } from '../db/entities.ts';
+
+export interface OrganizationCredentials {
+  orgId: string;
+  apiKey: string;
+}
+
+const hashKey = (apiKey: string) => createHash('sha256').update(apiKey).digest('hex');
+
+/** Organizations and the API keys that act for them. */
+export class OrganizationService {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** Creates an organization with one API key. The key is returned once; only its hash is kept. */
+  async create(name: string): Promise<OrganizationCredentials> {
+    const em = this.#db.em();
+    const org = em.create(Organization, { id: randomUUID(), name });
+    const apiKey = `rk_${randomBytes(32).toString('base64url')}`;
+    em.create(ApiKey, { id: randomUUID(), organization: org, keyHash: hashKey(apiKey) });
+    await em.flush();
+    return { orgId: org.id, apiKey };
+  }
+
+  /** The organization an API key belongs to, or undefined for an unknown key. */
+  async authenticate(apiKey: string): Promise<string | undefined> {
+    const rows = await this.#db
+      .em()
+      .createQueryBuilder(ApiKey)
+      .select('organization')
+      .where({ keyHash: hashKey(apiKey) })
+      .execute<{ organization: string }[]>('all');
+    return rows[0]?.organization;
+  }
+
+  async count(): Promise<number> {
+    return this.#db.em().count(Organization);
+  }
+}

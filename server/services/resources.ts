@@ -1,0 +1,118 @@
+import { UniqueConstraintViolationException, type EntityName, type FilterQuery } from '@mikro-orm/core';
+import type { Database } from '../db/orm.ts';
+import { AssetResource, EmployeeResource } from '../db/entities.ts';
+import { conflict, notFound } from '../errors.ts';
+import type {
+  AllResources,
+  Asset,
+  AssetCreate,
+  AssetPatch,
+  Employee,
+  EmployeeCreate,
+  EmployeePatch,
+  EmployeeWithOrg,
+} from '../../routers/schemas/resources.ts';
+
+type Row<T> = { [K in keyof T]: T[K] | null };
+/** What the listing and update helpers need of either kind. */
+type Resource = { seq: number; organization: string; resourceId: string };
+
+/** Columns read for listings; rows come back as plain objects (no entity hydration). */
+const COMMON = ['resourceId', 'resourceName', 'timezone', 'createdAt', 'displayPictureUri', 'notificationsEnabled', 'isActive', 'note'] as const;
+const EMPLOYEE_COLUMNS = [...COMMON, 'userId', 'email', 'phone', 'onboardingPreference', 'calendarSync', 'role'] as const;
+const ASSET_COLUMNS = [...COMMON, 'assetType', 'userIdsToNotify'] as const;
+
+/** Drops null columns: optional fields that were never set are absent from responses. */
+function present<T extends object>(row: Row<T>): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (value !== null) out[key] = value instanceof Date ? value.toISOString() : value;
+  }
+  return out as T;
+}
+
+/** Employee and asset resources of one organization. Every call is scoped by the caller's orgId. */
+export class ResourceService {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  async createEmployee(orgId: string, input: EmployeeCreate): Promise<EmployeeWithOrg> {
+    const em = this.#db.em();
+    const entity = em.create(EmployeeResource, { ...input, organization: orgId, createdAt: new Date(input.createdAt) });
+    await this.#insert(em, 'Employee', input.resourceId);
+    const { seq: _seq, organization, createdAt, ...fields } = entity;
+    return { orgId: organization, ...present<Employee>({ ...fields, createdAt: createdAt.toISOString() }) };
+  }
+
+  async createAsset(orgId: string, input: AssetCreate): Promise<void> {
+    const em = this.#db.em();
+    em.create(AssetResource, { ...input, organization: orgId, createdAt: new Date(input.createdAt) });
+    await this.#insert(em, 'Asset', input.resourceId);
+  }
+
+  async listEmployees(orgId: string): Promise<Employee[]> {
+    return this.#list<Employee>(EmployeeResource as EntityName<Resource>, EMPLOYEE_COLUMNS, orgId);
+  }
+
+  async listAssets(orgId: string): Promise<Asset[]> {
+    const rows = await this.#list<Omit<Asset, 'orgId'>>(AssetResource as EntityName<Resource>, ASSET_COLUMNS, orgId);
+    return rows.map((row) => ({ orgId, ...row }));
+  }
+
+  /** Both kinds with `orgId`. `filterOrgId` narrows the listing; a key never sees another organization. */
+  async listAll(orgId: string, filterOrgId?: string): Promise<AllResources> {
+    if (filterOrgId !== undefined && filterOrgId !== orgId) return { employees: [], assets: [] };
+    const [employees, assets] = [await this.listEmployees(orgId), await this.listAssets(orgId)];
+    return { employees: employees.map((e) => ({ orgId, ...e })), assets };
+  }
+
+  async updateEmployee(orgId: string, resourceId: string, patch: EmployeePatch): Promise<void> {
+    await this.#update(EmployeeResource as EntityName<Resource>, 'Employee', orgId, resourceId, patch);
+  }
+
+  async updateAsset(orgId: string, resourceId: string, patch: AssetPatch): Promise<void> {
+    await this.#update(AssetResource as EntityName<Resource>, 'Asset', orgId, resourceId, patch);
+  }
+
+  async #insert(em: ReturnType<Database['em']>, kind: string, resourceId: string): Promise<void> {
+    try {
+      await em.flush();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) {
+        throw conflict(`${kind} resource '${resourceId}' already exists in this organization`);
+      }
+      throw error;
+    }
+  }
+
+  async #list<T extends object>(entity: EntityName<Resource>, columns: readonly string[], orgId: string) {
+    const rows = await this.#db
+      .em()
+      .createQueryBuilder(entity)
+      .select(columns as never)
+      .where({ organization: orgId })
+      .orderBy({ seq: 'asc' })
+      .execute<Row<T>[]>('all');
+    return rows.map((row) => present<T>(row));
+  }
+
+  /** One UPDATE ... WHERE org AND resourceId: atomic, and 0 rows touched means unknown resourceId. */
+  async #update(
+    entity: EntityName<Resource>,
+    kind: string,
+    orgId: string,
+    resourceId: string,
+    patch: Record<string, unknown>,
+  ): Promise<void> {
+    const em = this.#db.em();
+    const where: FilterQuery<Resource> = { organization: orgId, resourceId };
+    const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+    const touched = Object.keys(changes).length
+      ? await em.nativeUpdate(entity, where, changes as never)
+      : await em.count(entity, where);
+    if (touched === 0) throw notFound(`${kind} resource '${resourceId}' not found`);
+  }
+}
