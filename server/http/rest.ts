@@ -8,6 +8,7 @@ import { type AppError, describeProblems } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Services } from '../services/index.ts';
 import { bodyProblem, MAX_BODY_BYTES, readJsonBody } from './body.ts';
+import { pinBodySchemasToNoCoercion } from './no-coercion.ts';
 import { procedureMeta } from './procedure-meta.ts';
 
 /** The body a product documents for an error. */
@@ -28,6 +29,7 @@ const productOfUrl = (url: string | undefined): Product => (url?.startsWith('/ap
  */
 export function createRestHandler(services: Services, log: Logger) {
   const metaByPath = procedureMeta(appRouter);
+  pinBodySchemasToNoCoercion(appRouter);
   const failures = new WeakMap<IncomingMessage, { error: TRPCError; path: string | undefined }>();
 
   // The node-http core (not the standalone wrapper) keeps the IncomingMessage, so it takes `req.body` as read.

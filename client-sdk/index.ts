@@ -1,0 +1,2 @@
+export { ApiError } from './errors.ts';
+export * from './resources.ts';

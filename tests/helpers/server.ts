@@ -1,0 +1,70 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { startServer, type RunningServer } from '../../server/app.ts';
+import type { Config, DatabaseConfig } from '../../server/config.ts';
+import { createLogger } from '../../server/logger.ts';
+
+/** Tests run on PGlite by default and on PostgreSQL when DATABASE_URL is set (CI runs both). */
+export const onPostgres = Boolean(process.env.DATABASE_URL);
+
+/** A database of the test's own: a fresh PGlite data dir from the template, or a new PostgreSQL database. */
+export async function createTestDatabase(): Promise<{ config: DatabaseConfig; drop(): Promise<void> }> {
+  if (!onPostgres) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tp-test-'));
+    return {
+      config: { kind: 'pglite', dataDir, template: inject('pgliteTemplate') },
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const admin = new URL(process.env.DATABASE_URL!);
+  const name = `tp_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  await withClient(admin.href, (c) => c.query(`CREATE DATABASE "${name}"`));
+  const url = new URL(admin.href);
+  url.pathname = `/${name}`;
+  return {
+    config: { kind: 'postgresql', url: url.href },
+    drop: () => withClient(admin.href, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => {}),
+  };
+}
+
+async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export function testConfig(database: DatabaseConfig): Config {
+  return { port: 0, host: '127.0.0.1', database, logLevel: 'silent', shutdownTimeoutMs: 5_000 };
+}
+
+export interface TestServer extends RunningServer {
+  database: DatabaseConfig;
+  /** Stops the server and deletes its database. */
+  destroy(): Promise<void>;
+}
+
+/** The real server on an ephemeral port with a database of its own. */
+export async function startTestServer(): Promise<TestServer> {
+  const { config, drop } = await createTestDatabase();
+  const server = await startServer(testConfig(config), createLogger('silent'));
+  return {
+    ...server,
+    database: config,
+    async destroy() {
+      await server.close();
+      await drop();
+    },
+  };
+}
+
+/** A new organization and its API key. */
+export async function createOrganization(server: RunningServer, name = 'Test org') {
+  return server.services.organizations.create(name);
+}
