@@ -24,11 +24,19 @@ export async function readJsonBody(req: IncomingMessage & { body?: unknown }): P
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return;
+  let body: unknown;
   try {
-    req.body = JSON.parse(text);
+    body = JSON.parse(text);
   } catch (error) {
     problems.set(req, new AppError('INVALID_REQUEST', `Request body is not valid JSON: ${(error as Error).message}`));
+    return;
   }
+  // Every REST body is an object; the adapter would otherwise spread arrays and scalars into one.
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    problems.set(req, new AppError('INVALID_REQUEST', 'Request body must be a JSON object'));
+    return;
+  }
+  req.body = body;
 }
 
 /** The body's chunks, or undefined once it passes the cap (the rest is left unread; the connection closes after the answer). */

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, createResourceClient } from '../client-sdk/index.ts';
+import { createOrganization, startTestServer, type TestServer } from './helpers/server.ts';
+import { ENDPOINTS } from './helpers/endpoints.ts';
+import { employee, restClient, type Rest } from './helpers/rest.ts';
+
+let server: TestServer;
+let apiKey: string;
+let rest: Rest;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  apiKey = (await createOrganization(server)).apiKey;
+  rest = restClient(server.url, apiKey);
+});
+afterAll(() => server?.destroy());
+
+const pathOf = (path: string) => path.replace('{id}', 'some-id');
+
+/** The spec's error body, exactly: no library fields, no stack traces. */
+function expectErrorBody(body: unknown, action: string) {
+  expect(body).toEqual({ message: `Error ${action}`, error: expect.any(String) });
+  expect(JSON.stringify(body)).not.toMatch(/\n\s+at |node_modules|\.ts:\d+/);
+}
+
+describe('authentication: Authorization: Bearer <organization API key>', () => {
+  it.each(ENDPOINTS)('$method $path without a key answers 401 { message, error }', async ({ method, path, action, body }) => {
+    const res = await restClient(server.url, null)(method, pathOf(path), body ? {} : undefined);
+    expect(res.status).toBe(401);
+    expectErrorBody(res.body, action);
+    expect(res.body.error).toMatch(/Missing API key/);
+  });
+
+  it.each(ENDPOINTS)('$method $path with an unknown key answers 401', async ({ method, path, action, body }) => {
+    const res = await restClient(server.url, 'rk_not-a-real-key')(method, pathOf(path), body ? {} : undefined);
+    expect(res.status).toBe(401);
+    expectErrorBody(res.body, action);
+    expect(res.body.error).toBe('Unknown API key');
+  });
+
+  it('refuses another scheme than Bearer', async () => {
+    const res = await rest('GET', '/employee-resources', undefined, { authorization: `Basic ${apiKey}` });
+    expect(res.status).toBe(401);
+  });
+
+  it('creates nothing for an unauthenticated request', async () => {
+    const input = employee();
+    await restClient(server.url, null)('POST', '/employee-resources', input);
+    const ids = (await rest('GET', '/employee-resources')).body.map((e: any) => e.resourceId);
+    expect(ids).not.toContain(input.resourceId);
+  });
+});
+
+describe('malformed requests answer 400 with the documented body', () => {
+  const writes = ENDPOINTS.filter((e) => e.body);
+
+  it.each(writes)('$method $path with malformed JSON', async ({ method, path, action }) => {
+    const res = await rest(method, pathOf(path), '{"resourceId": ');
+    expect(res.status).toBe(400);
+    expectErrorBody(res.body, action);
+    expect(res.body.error).toMatch(/not valid JSON/);
+  });
+
+  it.each(writes)('$method $path with a non-JSON content type', async ({ method, path, action }) => {
+    const res = await rest(method, pathOf(path), 'resourceId=1', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(res.status).toBe(400);
+    expectErrorBody(res.body, action);
+    expect(res.body.error).toMatch(/Content-Type must be application\/json/);
+  });
+
+  it.each(writes)('$method $path with a JSON value that is not an object', async ({ method, path, action }) => {
+    for (const value of ['[]', '"text"', '42', 'null']) {
+      const res = await rest(method, pathOf(path), value);
+      expect(res.status, value).toBe(400);
+      expectErrorBody(res.body, action);
+    }
+  });
+
+  it('accepts application/json with a charset', async () => {
+    const res = await rest('POST', '/employee-resources', employee(), { 'content-type': 'application/json; charset=utf-8' });
+    expect(res.status).toBe(201);
+  });
+
+  it('answers 413 to a body over 100 kB', async () => {
+    const res = await rest('POST', '/employee-resources', employee({ note: 'x'.repeat(120_000) }));
+    expect(res.status).toBe(413);
+    expectErrorBody(res.body, 'creating employee resource');
+  });
+});
+
+describe('unknown routes', () => {
+  it.each([['GET', '/nothing-here'], ['DELETE', '/employee-resources/x'], ['PATCH', '/asset-resources/x']])(
+    '%s %s answers 404 { message, error }',
+    async (method, path) => {
+      const res = await rest(method, path);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ message: 'Not found', error: expect.any(String) });
+    },
+  );
+});
+
+describe('native tRPC and the SDK', () => {
+  it('report the same status, code and bad fields as ApiError', async () => {
+    const sdk = createResourceClient({ baseUrl: server.url, apiKey });
+    const failure = await sdk.employees.create({ ...employee(), email: 'nope' }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect(failure).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: { email: expect.any(String) } });
+
+    const unknown = await sdk.employees.update('missing', { note: 'x' }).catch((e: unknown) => e);
+    expect(unknown).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+
+    const unauthenticated = createResourceClient({ baseUrl: server.url, apiKey: 'wrong' });
+    await expect(unauthenticated.employees.list()).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+  });
+
+  it('never put stack traces in tRPC error responses', async () => {
+    const res = await fetch(`${server.url}/trpc/resources.employees.create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+      body: JSON.stringify({ resourceId: 'x' }),
+    });
+    expect(res.status).toBe(400);
+    const text = await res.text();
+    expect(text).not.toMatch(/"stack"|\n\s+at /);
+  });
+});
