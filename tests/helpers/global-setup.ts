@@ -1,4 +1,5 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
@@ -9,11 +10,9 @@ import { openDatabase } from '../../server/db/orm.ts';
  * and hand its dump to every test server, which loads it in about half a second.
  */
 export default async function setup(project: TestProject) {
-  const cache = join(import.meta.dirname, '..', '.cache');
-  const dataDir = join(cache, 'template-data');
-  const template = join(cache, 'pglite-template.tar');
-  rmSync(dataDir, { recursive: true, force: true });
-  mkdirSync(dataDir, { recursive: true });
+  const work = mkdtempSync(join(tmpdir(), 'tp-template-'));
+  const dataDir = join(work, 'data');
+  const template = join(work, 'pglite-template.tar');
 
   const db = await openDatabase({ kind: 'pglite', dataDir });
   await db.close();
@@ -23,6 +22,7 @@ export default async function setup(project: TestProject) {
   rmSync(dataDir, { recursive: true, force: true });
 
   project.provide('pgliteTemplate', template);
+  return () => rmSync(work, { recursive: true, force: true });
 }
 
 declare module 'vitest' {
