@@ -31,6 +31,24 @@ function present<T extends object>(row: Row<T>): T {
   return out as T;
 }
 
+/** How one listed property is read from a raw row: its column, and whether it is a timestamp. */
+type ColumnReader = { property: string; column: string; timestamp: boolean };
+
+/**
+ * Listings are the hot path (the whole organization per call), so rows skip the ORM's result mapping:
+ * raw rows are read through column names taken from the entity metadata, once.
+ */
+function readRows<T>(rows: Record<string, unknown>[], readers: readonly ColumnReader[]): T[] {
+  return rows.map((row) => {
+    const out: Record<string, unknown> = {};
+    for (const { property, column, timestamp } of readers) {
+      const value = row[column];
+      if (value !== null && value !== undefined) out[property] = timestamp ? new Date(value as string | Date).toISOString() : value;
+    }
+    return out as T;
+  });
+}
+
 /** Employee and asset resources of one organization. Every call is scoped by the caller's orgId. */
 export class ResourceService {
   readonly #db: Database;
@@ -88,15 +106,34 @@ export class ResourceService {
     }
   }
 
-  async #list<T extends object>(entity: EntityName<Resource>, columns: readonly string[], orgId: string) {
-    const rows = await this.#db
-      .em()
-      .createQueryBuilder(entity)
-      .select(columns as never)
-      .where({ organization: orgId })
-      .orderBy({ seq: 'asc' })
-      .execute<Row<T>[]>('all');
-    return rows.map((row) => present<T>(row));
+  async #list<T extends object>(entity: EntityName<Resource>, properties: readonly string[], orgId: string) {
+    const em = this.#db.em();
+    const { sql, readers } = this.#listing(em, entity, properties);
+    const rows = await em.getConnection().execute<Record<string, unknown>[]>(sql, [orgId]);
+    return readRows<T>(rows, readers);
+  }
+
+  readonly #listings = new Map<EntityName<Resource>, { sql: string; readers: ColumnReader[] }>();
+
+  /** The listing query (built by the query builder once) and how to read its rows. */
+  #listing(em: ReturnType<Database['em']>, entity: EntityName<Resource>, properties: readonly string[]) {
+    let listing = this.#listings.get(entity);
+    if (!listing) {
+      const meta = em.getMetadata().get(entity);
+      const sql = em
+        .createQueryBuilder(entity)
+        .select(properties as never)
+        .where({ organization: '?' })
+        .orderBy({ seq: 'asc' })
+        .getQuery();
+      const readers = properties.map((property) => {
+        const prop = meta.properties[property as keyof Resource];
+        return { property, column: prop.fieldNames[0]!, timestamp: prop.runtimeType === 'Date' };
+      });
+      listing = { sql, readers };
+      this.#listings.set(entity, listing);
+    }
+    return listing;
   }
 
   /** One UPDATE ... WHERE org AND resourceId: atomic, and 0 rows touched means unknown resourceId. */
