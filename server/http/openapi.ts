@@ -67,5 +67,8 @@ export function buildOpenApiDocument(baseUrl = 'http://localhost:3000'): OpenAPI
       operation.responses = responses;
     }
   }
+  // The adapter's own error shapes ({ message, code, issues }) are never sent: keep them out of clients.
+  const schemas = doc.components?.schemas ?? {};
+  for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
   return doc;
 }
