@@ -37,14 +37,16 @@ const knownZones = new Map(['UTC', ...Intl.supportedValuesOf('timeZone')].map((z
 
 /** The zone as named (aliases such as "US/Eastern" stay as given), in canonical casing where known. */
 function canonicalTimeZone(name: string): string | undefined {
+  const known = knownZones.get(name.toLowerCase());
+  if (known) return known;
   // Intl also accepts UTC offsets ("+01:00"); those are not zone names.
   if (!/^[A-Za-z]/.test(name)) return undefined;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    new Intl.DateTimeFormat('en-US', { timeZone: name }); // aliases Intl knows but does not list
+    return name;
   } catch {
     return undefined;
   }
-  return knownZones.get(name.toLowerCase()) ?? name;
 }
 
 export const isoDateTime = z.iso.datetime({ offset: true }).meta({ example: '2026-01-15T09:30:00.000Z' });

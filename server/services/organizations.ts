@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/orm.ts';
 import { ApiKey, Organization } from '../db/entities.ts';
 
@@ -12,6 +13,11 @@ const hashKey = (apiKey: string) => createHash('sha256').update(apiKey).digest('
 /** Organizations and the API keys that act for them. */
 export class OrganizationService {
   readonly #db: Database;
+  /**
+   * Key hash -> organization, so a request does not pay a query for its key. Keys cannot be revoked
+   * yet; when they can, revocation must clear this (and the TTL bounds staleness across processes).
+   */
+  readonly #known = new LRUCache<string, string>({ max: 10_000, ttl: 60_000 });
 
   constructor(db: Database) {
     this.#db = db;
@@ -29,13 +35,18 @@ export class OrganizationService {
 
   /** The organization an API key belongs to, or undefined for an unknown key. */
   async authenticate(apiKey: string): Promise<string | undefined> {
+    const keyHash = hashKey(apiKey);
+    const cached = this.#known.get(keyHash);
+    if (cached) return cached;
     const rows = await this.#db
       .em()
       .createQueryBuilder(ApiKey)
       .select('organization')
-      .where({ keyHash: hashKey(apiKey) })
+      .where({ keyHash })
       .execute<{ organization: string }[]>('all');
-    return rows[0]?.organization;
+    const orgId = rows[0]?.organization;
+    if (orgId) this.#known.set(keyHash, orgId);
+    return orgId;
   }
 
   async count(): Promise<number> {

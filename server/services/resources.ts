@@ -1,4 +1,4 @@
-import { UniqueConstraintViolationException, type EntityName, type FilterQuery } from '@mikro-orm/core';
+import { UniqueConstraintViolationException, type EntityName, type FilterQuery, type RequiredEntityData } from '@mikro-orm/core';
 import type { Database } from '../db/orm.ts';
 import { AssetResource, EmployeeResource } from '../db/entities.ts';
 import { conflict, notFound } from '../errors.ts';
@@ -13,7 +13,6 @@ import type {
   EmployeeWithOrg,
 } from '../../routers/schemas/resources.ts';
 
-type Row<T> = { [K in keyof T]: T[K] | null };
 /** What the listing and update helpers need of either kind. */
 type Resource = { seq: number; organization: string; resourceId: string };
 
@@ -21,15 +20,6 @@ type Resource = { seq: number; organization: string; resourceId: string };
 const COMMON = ['resourceId', 'resourceName', 'timezone', 'createdAt', 'displayPictureUri', 'notificationsEnabled', 'isActive', 'note'] as const;
 const EMPLOYEE_COLUMNS = [...COMMON, 'userId', 'email', 'phone', 'onboardingPreference', 'calendarSync', 'role'] as const;
 const ASSET_COLUMNS = [...COMMON, 'assetType', 'userIdsToNotify'] as const;
-
-/** Drops null columns: optional fields that were never set are absent from responses. */
-function present<T extends object>(row: Row<T>): T {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
-    if (value !== null) out[key] = value instanceof Date ? value.toISOString() : value;
-  }
-  return out as T;
-}
 
 /** How one listed property is read from a raw row: its column, and whether it is a timestamp. */
 type ColumnReader = { property: string; column: string; timestamp: boolean };
@@ -57,18 +47,15 @@ export class ResourceService {
     this.#db = db;
   }
 
+  /** The created resource is the validated input as stored: nothing else is generated. */
   async createEmployee(orgId: string, input: EmployeeCreate): Promise<EmployeeWithOrg> {
-    const em = this.#db.em();
-    const entity = em.create(EmployeeResource, { ...input, organization: orgId, createdAt: new Date(input.createdAt) });
-    await this.#insert(em, 'Employee', input.resourceId);
-    const { seq: _seq, organization, createdAt, ...fields } = entity;
-    return { orgId: organization, ...present<Employee>({ ...fields, createdAt: createdAt.toISOString() }) };
+    const createdAt = new Date(input.createdAt);
+    await this.#insert(EmployeeResource, 'Employee', { ...input, organization: orgId, createdAt });
+    return { orgId, ...input, createdAt: createdAt.toISOString() };
   }
 
   async createAsset(orgId: string, input: AssetCreate): Promise<void> {
-    const em = this.#db.em();
-    em.create(AssetResource, { ...input, organization: orgId, createdAt: new Date(input.createdAt) });
-    await this.#insert(em, 'Asset', input.resourceId);
+    await this.#insert(AssetResource, 'Asset', { ...input, organization: orgId, createdAt: new Date(input.createdAt) });
   }
 
   async listEmployees(orgId: string): Promise<Employee[]> {
@@ -95,12 +82,13 @@ export class ResourceService {
     await this.#update(AssetResource as EntityName<Resource>, 'Asset', orgId, resourceId, patch);
   }
 
-  async #insert(em: ReturnType<Database['em']>, kind: string, resourceId: string): Promise<void> {
+  /** A single INSERT (no unit of work to flush); the unique index turns a duplicate resourceId into 409. */
+  async #insert<T extends object>(entity: EntityName<T>, kind: string, row: RequiredEntityData<T> & { resourceId: string }): Promise<void> {
     try {
-      await em.flush();
+      await this.#db.em().insert(entity, row);
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) {
-        throw conflict(`${kind} resource '${resourceId}' already exists in this organization`);
+        throw conflict(`${kind} resource '${row.resourceId}' already exists in this organization`);
       }
       throw error;
     }
