@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createResourceClient } from '../client-sdk/index.ts';
-import { createOrganization, startTestServer, type TestServer } from './helpers/server.ts';
+import { breakDatabase, createOrganization, startTestServer, type TestServer } from './helpers/server.ts';
 import { ENDPOINTS } from './helpers/endpoints.ts';
 import { employee, restClient, type Rest } from './helpers/rest.ts';
 
@@ -122,5 +122,25 @@ describe('native tRPC and the SDK', () => {
     expect(res.status).toBe(400);
     const text = await res.text();
     expect(text).not.toMatch(/"stack"|\n\s+at /);
+  });
+});
+
+describe('500 Internal Server Error', () => {
+  it('answers { message, error } naming the action, with nothing internal, when the database fails', async () => {
+    const broken = await startTestServer();
+    const key = (await createOrganization(broken)).apiKey;
+    const client = restClient(broken.url, key);
+    await client('GET', '/employee-resources'); // the key is now cached: the failure below is the listing's own
+    await breakDatabase(broken);
+    try {
+      const res = await client('GET', '/employee-resources');
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ message: 'Error fetching employee resources', error: 'Internal server error' });
+      const created = await client('POST', '/employee-resources', employee());
+      expect(created.status).toBe(500);
+      expect(created.body).toEqual({ message: 'Error creating employee resource', error: 'Internal server error' });
+    } finally {
+      await broken.destroy();
+    }
   });
 });

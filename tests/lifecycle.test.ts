@@ -6,10 +6,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../server/app.ts';
+import { openDatabase } from '../server/db/orm.ts';
 import type { DatabaseConfig } from '../server/config.ts';
 import { createLogger } from '../server/logger.ts';
 import { asset, employee, restClient } from './helpers/rest.ts';
-import { createTestDatabase, testConfig } from './helpers/server.ts';
+import { createTestDatabase, onPostgres, testConfig } from './helpers/server.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -71,6 +72,19 @@ describe('data survives a server restart', () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe.skipIf(onPostgres)('the embedded database', () => {
+  it('refuses a second process on the same data dir with a clear message, and opens again once released', async () => {
+    const holder = await openDatabase(database.config);
+    try {
+      await expect(openDatabase(database.config)).rejects.toThrow(/in use by another process/);
+    } finally {
+      await holder.close();
+    }
+    const reopened = await openDatabase(database.config);
+    await reopened.close();
   });
 });
 

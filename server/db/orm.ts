@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
+import lockfile from 'proper-lockfile';
 import type { MikroORM, Options } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { DatabaseConfig } from '../config.ts';
@@ -14,6 +15,7 @@ export interface Database {
   orm: MikroORM;
   /** A fresh EntityManager (own identity map) for one unit of work. */
   em(): EntityManager;
+  /** Closes the connection (and releases the embedded data dir); later calls wait for the first. */
   close(): Promise<void>;
 }
 
@@ -26,33 +28,71 @@ const shared = {
   allowGlobalContext: false,
 } satisfies Partial<Options>;
 
+/**
+ * A PGlite data dir has no lock of its own, and two processes on one dir silently diverge. This lock
+ * makes a second opener (another server, `npm run org:create`) fail with a clear message instead.
+ */
+async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  try {
+    // A crashed holder's lock goes stale after 5 s; waiting a little longer lets a quick restart through.
+    return await lockfile.lock(dataDir, { stale: 5_000, retries: { retries: 6, factor: 1, minTimeout: 1_000 } });
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ELOCKED') throw error;
+    throw new Error(
+      `The embedded database in ${dataDir} is in use by another process (a running server?). ` +
+        'Stop it first, or point both at PostgreSQL with DATABASE_URL.',
+    );
+  }
+}
+
 /** Opens PGlite at a data dir. A fresh dir is seeded from a prepared dump when one is given (skips initdb). */
-async function openPglite(dataDir: string, template?: string): Promise<PGlite> {
-  const isMemory = dataDir.startsWith('memory://');
-  if (!isMemory) await mkdir(dataDir, { recursive: true });
-  const fresh = isMemory || !existsSync(`${dataDir}/PG_VERSION`);
-  const loadDataDir = fresh && template ? new Blob([readFileSync(template)]) : undefined;
-  return PGlite.create({ ...(isMemory ? {} : { dataDir }), ...(loadDataDir ? { loadDataDir } : {}) });
+async function openPglite(dataDir: string, template?: string): Promise<{ pglite: PGlite; unlock(): Promise<void> }> {
+  if (dataDir.startsWith('memory://')) {
+    const loadDataDir = template ? new Blob([readFileSync(template)]) : undefined;
+    return { pglite: await PGlite.create(loadDataDir ? { loadDataDir } : {}), unlock: async () => {} };
+  }
+  await mkdir(dataDir, { recursive: true });
+  const unlock = await lockDataDir(dataDir);
+  try {
+    const fresh = !existsSync(`${dataDir}/PG_VERSION`);
+    const loadDataDir = fresh && template ? new Blob([readFileSync(template)]) : undefined;
+    return { pglite: await PGlite.create({ dataDir, ...(loadDataDir ? { loadDataDir } : {}) }), unlock };
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
 }
 
 /** Connects to the configured database and applies pending migrations. */
 export async function openDatabase(config: DatabaseConfig, log: (message: string) => void = () => {}): Promise<Database> {
   const options = { ...shared, logger: log };
   let orm: MikroORM;
-  let pglite: PGlite | undefined;
+  let embedded: Awaited<ReturnType<typeof openPglite>> | undefined;
   if (config.kind === 'pglite') {
-    pglite = await openPglite(config.dataDir, config.template);
-    orm = await PgliteORM.init({ ...options, dbName: 'postgres', driverOptions: { pglite } });
+    embedded = await openPglite(config.dataDir, config.template);
+    orm = await PgliteORM.init({ ...options, dbName: 'postgres', driverOptions: { pglite: embedded.pglite } });
   } else {
     orm = await PostgresORM.init({ ...options, clientUrl: config.url, pool: { min: 0, max: 10 } });
   }
-  await orm.migrator.up();
+  try {
+    await orm.migrator.up();
+  } catch (error) {
+    await orm.close(true);
+    await embedded?.pglite.close();
+    await embedded?.unlock();
+    throw error;
+  }
+  let closed: Promise<void> | undefined;
   return {
     orm,
     em: () => orm.em.fork() as unknown as EntityManager,
-    async close() {
-      await orm.close(true);
-      await pglite?.close();
+    close() {
+      closed ??= (async () => {
+        await orm.close(true);
+        await embedded?.pglite.close();
+        await embedded?.unlock();
+      })();
+      return closed;
     },
   };
 }

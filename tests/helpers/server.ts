@@ -64,6 +64,15 @@ export async function startTestServer(): Promise<TestServer> {
   };
 }
 
+/** Makes every later query of the server fail: PGlite is closed, a PostgreSQL database is dropped. */
+export async function breakDatabase(server: TestServer): Promise<void> {
+  if (server.database.kind === 'pglite') return server.db.close();
+  const url = new URL(server.database.url);
+  const name = url.pathname.slice(1);
+  url.pathname = '/postgres';
+  await withClient(url.href, (c) => c.query(`DROP DATABASE "${name}" WITH (FORCE)`));
+}
+
 /** A new organization and its API key. */
 export async function createOrganization(server: RunningServer, name = 'Test org') {
   return server.services.organizations.create(name);
