@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createResourceClient, type ResourceClient } from '../client-sdk/index.ts';
-import { createOrganization, startTestServer, type TestServer } from './helpers/server.ts';
-import { asset, restClient, type Rest } from './helpers/rest.ts';
+import { describe, expect, it } from 'vitest';
+import type { ResourceClient } from '../client-sdk/index.ts';
+import { useOrganizationServer } from './helpers/server.ts';
+import { asset, type Rest } from './helpers/rest.ts';
 
-let server: TestServer;
 let orgId: string;
 let rest: Rest;
 let sdk: ResourceClient;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  const org = await createOrganization(server);
-  orgId = org.orgId;
-  rest = restClient(server.url, org.apiKey);
-  sdk = createResourceClient({ baseUrl: server.url, apiKey: org.apiKey });
-});
-afterAll(() => server?.destroy());
+useOrganizationServer((f) => ({ orgId, rest, sdk } = f));
 
 const stored = async (resourceId: string) => (await sdk.assets.list()).find((a) => a.resourceId === resourceId);
 

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError, createResourceClient } from '../client-sdk/index.ts';
-import { breakDatabase, createOrganization, startTestServer, type TestServer } from './helpers/server.ts';
+import { breakDatabase, createOrganization, startTestServer, useOrganizationServer, type TestServer } from './helpers/server.ts';
 import { ENDPOINTS } from './helpers/endpoints.ts';
 import { employee, restClient, type Rest } from './helpers/rest.ts';
 
 let server: TestServer;
 let apiKey: string;
 let rest: Rest;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  apiKey = (await createOrganization(server)).apiKey;
-  rest = restClient(server.url, apiKey);
-});
-afterAll(() => server?.destroy());
+useOrganizationServer((f) => ({ server, apiKey, rest } = f));
 
 const pathOf = (path: string) => path.replace('{id}', 'some-id');
 

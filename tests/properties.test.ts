@@ -3,24 +3,21 @@
  * the documented error body, and change nothing when refused.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization, startTestServer, type TestServer } from './helpers/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useOrganizationServer, type TestServer } from './helpers/server.ts';
 import { ENDPOINTS, type Endpoint } from './helpers/endpoints.ts';
-import { asset, employee, restClient, type Rest } from './helpers/rest.ts';
+import { asset, employee, type Rest } from './helpers/rest.ts';
 
 let server: TestServer;
 let apiKey: string;
 let rest: Rest;
 const seeded = { employee: employee({ resourceId: 'seed-emp' }), asset: asset({ resourceId: 'seed-asset' }) };
 
+useOrganizationServer((f) => ({ server, apiKey, rest } = f));
 beforeAll(async () => {
-  server = await startTestServer();
-  apiKey = (await createOrganization(server)).apiKey;
-  rest = restClient(server.url, apiKey);
   await rest('POST', '/employee-resources', seeded.employee);
   await rest('POST', '/asset-resources', seeded.asset);
 });
-afterAll(() => server?.destroy());
 
 /** Everything a client can observe of the stored data. */
 const snapshot = async () => ({

@@ -2,10 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { createResourceClient, type ResourceClient } from '../../client-sdk/index.ts';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import type { Config, DatabaseConfig } from '../../server/config.ts';
 import { createLogger } from '../../server/logger.ts';
+import { restClient, type Rest } from './rest.ts';
 
 /** Tests run on PGlite by default and on PostgreSQL when DATABASE_URL is set (CI runs both). */
 export const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -76,4 +78,34 @@ export async function breakDatabase(server: TestServer): Promise<void> {
 /** A new organization and its API key. */
 export async function createOrganization(server: RunningServer, name = 'Test org') {
   return server.services.organizations.create(name);
+}
+
+export interface OrganizationFixture {
+  server: TestServer;
+  orgId: string;
+  apiKey: string;
+  /** REST calls with the organization's key. */
+  rest: Rest;
+  /** The typed SDK with the organization's key. */
+  sdk: ResourceClient;
+}
+
+/**
+ * Registers the hooks of a test file that needs one server and one organization; `receive` gets them
+ * once started (`useOrganizationServer((f) => ({ server, rest } = f))`).
+ */
+export function useOrganizationServer(receive: (fixture: OrganizationFixture) => void) {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer();
+    const { orgId, apiKey } = await createOrganization(server);
+    receive({
+      server,
+      orgId,
+      apiKey,
+      rest: restClient(server.url, apiKey),
+      sdk: createResourceClient({ baseUrl: server.url, apiKey }),
+    });
+  });
+  afterAll(() => server?.destroy());
 }
