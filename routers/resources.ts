@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifier, message } from './schemas/common.ts';
+import { identifier, message } from '../server/schemas/common.ts';
 import {
   AllResources,
   Asset,
@@ -9,19 +9,20 @@ import {
   EmployeeCreate,
   EmployeePatch,
   EmployeeWithOrg,
-} from './schemas/resources.ts';
+} from '../server/schemas/resources.ts';
 import { orgProcedure } from './procedures.ts';
 import { router } from './trpc.ts';
 
+/** Every call needs a key (401) and may fail (500); calls with a body may also be too large (413). */
 const resource = (action: string, errorStatuses: number[]) =>
-  orgProcedure.meta({ product: 'resources', action, errorStatuses: [...errorStatuses, 401, 500] });
+  orgProcedure.meta({ action, errorStatuses: [...errorStatuses, 401, 500] });
 
 const byId = { resourceId: identifier.meta({ description: 'The resource to update' }) };
 const tags = { employees: ['Employee resources'], assets: ['Asset resources'], all: ['All resources'] };
 
 export const resourcesRouter = router({
   employees: router({
-    create: resource('creating employee resource', [400, 409])
+    create: resource('creating employee resource', [400, 409, 413])
       .meta({
         successStatus: 201,
         openapi: { method: 'POST', path: '/employee-resources', tags: tags.employees, summary: 'Create an employee resource', protect: true },
@@ -38,7 +39,7 @@ export const resourcesRouter = router({
       .output(z.array(Employee))
       .query(({ ctx }) => ctx.services.resources.listEmployees(ctx.orgId)),
 
-    update: resource('updating employee resource', [400, 404])
+    update: resource('updating employee resource', [400, 404, 413])
       .meta({
         openapi: { method: 'PUT', path: '/employee-resources/{resourceId}', tags: tags.employees, summary: 'Update an employee resource', protect: true },
       })
@@ -51,7 +52,7 @@ export const resourcesRouter = router({
   }),
 
   assets: router({
-    create: resource('creating asset resource', [400, 409])
+    create: resource('creating asset resource', [400, 409, 413])
       .meta({
         successStatus: 201,
         openapi: { method: 'POST', path: '/asset-resources', tags: tags.assets, summary: 'Create an asset resource', protect: true },
@@ -71,7 +72,7 @@ export const resourcesRouter = router({
       .output(z.array(Asset))
       .query(({ ctx }) => ctx.services.resources.listAssets(ctx.orgId)),
 
-    update: resource('updating asset resource', [400, 404])
+    update: resource('updating asset resource', [400, 404, 413])
       .meta({
         openapi: { method: 'PUT', path: '/asset-resources/{resourceId}', tags: tags.assets, summary: 'Update an asset resource', protect: true },
       })

@@ -8,8 +8,8 @@
  *   GET  /employee-resources   over HTTP (autocannon), via ResourceService.listEmployees, via a raw em.find
  *   POST /employee-resources   over HTTP (autocannon), via ResourceService.createEmployee
  * The direct runs keep the HTTP runs' concurrency, so HTTP/direct shows the price of routing, API-key
- * authentication (one extra query per request), validation and JSON serialization. autocannon runs in a
- * worker thread so the load generator does not share the server's event loop.
+ * authentication (cached after the first request), validation and JSON serialization. autocannon runs
+ * in a worker thread so the load generator does not share the server's event loop.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,7 +21,7 @@ import { startServer, type RunningServer } from '../server/app.ts';
 import type { Config, DatabaseConfig } from '../server/config.ts';
 import { EmployeeResource } from '../server/db/entities.ts';
 import { createLogger } from '../server/logger.ts';
-import type { EmployeeCreate } from '../routers/schemas/resources.ts';
+import type { EmployeeCreate } from '../server/schemas/resources.ts';
 
 const HOST = '127.0.0.1';
 const SEEDED_EMPLOYEES = 1_000;

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { CALENDAR_SYNCS, ONBOARDING_PREFERENCES } from '../schemas/resources.ts';
 
 /** An organization owns resources; its API keys authenticate the resource API. */
 export const Organization = defineEntity({
@@ -37,9 +38,6 @@ const resourceColumns = {
   note: p.text().nullable(),
 };
 
-export const ONBOARDING_PREFERENCES = ['SEND_EMAIL_INVITE', 'SET_USERNAME_PASSWORD'] as const;
-export const CALENDAR_SYNCS = ['GCal', 'Apple', 'Outlook', 'None'] as const;
-
 export const EmployeeResource = defineEntity({
   name: 'EmployeeResource',
   uniques: [{ properties: ['organization', 'resourceId'] }],
@@ -61,7 +59,8 @@ export const AssetResource = defineEntity({
   properties: {
     ...resourceColumns,
     assetType: p.string().length(256),
-    userIdsToNotify: p.array(),
+    // jsonb, not text[]: array literals turn strings such as "NULL" into SQL NULL.
+    userIdsToNotify: p.json<string[]>(),
   },
 });
 export type AssetResource = InferEntity<typeof AssetResource>;

@@ -1,4 +1,11 @@
-import { UniqueConstraintViolationException, type EntityName, type FilterQuery, type RequiredEntityData } from '@mikro-orm/core';
+import {
+  IsolationLevel,
+  UniqueConstraintViolationException,
+  type EntityName,
+  type FilterQuery,
+  type RequiredEntityData,
+} from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
 import type { Database } from '../db/orm.ts';
 import { AssetResource, EmployeeResource } from '../db/entities.ts';
 import { conflict, notFound } from '../errors.ts';
@@ -11,22 +18,23 @@ import type {
   EmployeeCreate,
   EmployeePatch,
   EmployeeWithOrg,
-} from '../../routers/schemas/resources.ts';
+} from '../schemas/resources.ts';
 
 /** What the listing and update helpers need of either kind. */
 type Resource = { seq: number; organization: string; resourceId: string };
+const EMPLOYEES = EmployeeResource as EntityName<Resource>;
+const ASSETS = AssetResource as EntityName<Resource>;
 
-/** Columns read for listings; rows come back as plain objects (no entity hydration). */
-const COMMON = ['resourceId', 'resourceName', 'timezone', 'createdAt', 'displayPictureUri', 'notificationsEnabled', 'isActive', 'note'] as const;
-const EMPLOYEE_COLUMNS = [...COMMON, 'userId', 'email', 'phone', 'onboardingPreference', 'calendarSync', 'role'] as const;
-const ASSET_COLUMNS = [...COMMON, 'assetType', 'userIdsToNotify'] as const;
+/** Internal columns that are not part of a resource as clients see it. */
+const INTERNAL = new Set(['seq', 'organization']);
 
 /** How one listed property is read from a raw row: its column, and whether it is a timestamp. */
 type ColumnReader = { property: string; column: string; timestamp: boolean };
+type Listing = { sql: string; readers: ColumnReader[] };
 
 /**
  * Listings are the hot path (the whole organization per call), so rows skip the ORM's result mapping:
- * raw rows are read through column names taken from the entity metadata, once.
+ * raw rows are read through the columns the entity metadata names. Never-set optional fields are absent.
  */
 function readRows<T>(rows: Record<string, unknown>[], readers: readonly ColumnReader[]): T[] {
   return rows.map((row) => {
@@ -42,6 +50,7 @@ function readRows<T>(rows: Record<string, unknown>[], readers: readonly ColumnRe
 /** Employee and asset resources of one organization. Every call is scoped by the caller's orgId. */
 export class ResourceService {
   readonly #db: Database;
+  readonly #listings = new Map<EntityName<Resource>, Listing>();
 
   constructor(db: Database) {
     this.#db = db;
@@ -59,31 +68,38 @@ export class ResourceService {
   }
 
   async listEmployees(orgId: string): Promise<Employee[]> {
-    return this.#list<Employee>(EmployeeResource as EntityName<Resource>, EMPLOYEE_COLUMNS, orgId);
+    return this.#list<Employee>(this.#db.em(), EMPLOYEES, orgId);
   }
 
   async listAssets(orgId: string): Promise<Asset[]> {
-    const rows = await this.#list<Omit<Asset, 'orgId'>>(AssetResource as EntityName<Resource>, ASSET_COLUMNS, orgId);
-    return rows.map((row) => ({ orgId, ...row }));
+    return this.#listAssets(this.#db.em(), orgId);
   }
 
-  /** Both kinds with `orgId`. `filterOrgId` narrows the listing; a key never sees another organization. */
+  /**
+   * Both kinds with `orgId`, read in one repeatable-read transaction so they show one moment.
+   * `filterOrgId` narrows the listing; a key never sees another organization.
+   */
   async listAll(orgId: string, filterOrgId?: string): Promise<AllResources> {
     if (filterOrgId !== undefined && filterOrgId !== orgId) return { employees: [], assets: [] };
-    const [employees, assets] = [await this.listEmployees(orgId), await this.listAssets(orgId)];
-    return { employees: employees.map((e) => ({ orgId, ...e })), assets };
+    return this.#db.em().transactional(
+      async (em) => {
+        const employees = await this.#list<Employee>(em, EMPLOYEES, orgId);
+        return { employees: employees.map((e) => ({ orgId, ...e })), assets: await this.#listAssets(em, orgId) };
+      },
+      { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
+    );
   }
 
   async updateEmployee(orgId: string, resourceId: string, patch: EmployeePatch): Promise<void> {
-    await this.#update(EmployeeResource as EntityName<Resource>, 'Employee', orgId, resourceId, patch);
+    await this.#update(EMPLOYEES, 'Employee', orgId, resourceId, patch);
   }
 
   async updateAsset(orgId: string, resourceId: string, patch: AssetPatch): Promise<void> {
-    await this.#update(AssetResource as EntityName<Resource>, 'Asset', orgId, resourceId, patch);
+    await this.#update(ASSETS, 'Asset', orgId, resourceId, patch);
   }
 
   /** A single INSERT (no unit of work to flush); the unique index turns a duplicate resourceId into 409. */
-  async #insert<T extends object>(entity: EntityName<T>, kind: string, row: RequiredEntityData<T> & { resourceId: string }): Promise<void> {
+  async #insert<T extends object>(entity: EntityName<T>, kind: string, row: RequiredEntityData<T> & { resourceId: string }) {
     try {
       await this.#db.em().insert(entity, row);
     } catch (error) {
@@ -94,30 +110,30 @@ export class ResourceService {
     }
   }
 
-  async #list<T extends object>(entity: EntityName<Resource>, properties: readonly string[], orgId: string) {
-    const em = this.#db.em();
-    const { sql, readers } = this.#listing(em, entity, properties);
-    const rows = await em.getConnection().execute<Record<string, unknown>[]>(sql, [orgId]);
+  async #listAssets(em: EntityManager, orgId: string): Promise<Asset[]> {
+    const rows = await this.#list<Omit<Asset, 'orgId'>>(em, ASSETS, orgId);
+    return rows.map((row) => ({ orgId, ...row }));
+  }
+
+  async #list<T extends object>(em: EntityManager, entity: EntityName<Resource>, orgId: string): Promise<T[]> {
+    const { sql, readers } = this.#listing(em, entity);
+    const rows = await em.getConnection().execute<Record<string, unknown>[]>(sql, [orgId], 'all', em.getTransactionContext());
     return readRows<T>(rows, readers);
   }
 
-  readonly #listings = new Map<EntityName<Resource>, { sql: string; readers: ColumnReader[] }>();
-
-  /** The listing query (built by the query builder once) and how to read its rows. */
-  #listing(em: ReturnType<Database['em']>, entity: EntityName<Resource>, properties: readonly string[]) {
+  /** The listing query of a kind (built by the query builder once) and how to read its rows. */
+  #listing(em: EntityManager, entity: EntityName<Resource>): Listing {
     let listing = this.#listings.get(entity);
     if (!listing) {
-      const meta = em.getMetadata().get(entity);
+      const readers = Object.values(em.getMetadata().get(entity).properties)
+        .filter((prop) => !INTERNAL.has(prop.name))
+        .map((prop) => ({ property: prop.name, column: prop.fieldNames[0]!, timestamp: prop.runtimeType === 'Date' }));
       const sql = em
         .createQueryBuilder(entity)
-        .select(properties as never)
+        .select(readers.map((r) => r.property) as never)
         .where({ organization: '?' })
         .orderBy({ seq: 'asc' })
         .getQuery();
-      const readers = properties.map((property) => {
-        const prop = meta.properties[property as keyof Resource];
-        return { property, column: prop.fieldNames[0]!, timestamp: prop.runtimeType === 'Date' };
-      });
       listing = { sql, readers };
       this.#listings.set(entity, listing);
     }
@@ -125,13 +141,7 @@ export class ResourceService {
   }
 
   /** One UPDATE ... WHERE org AND resourceId: atomic, and 0 rows touched means unknown resourceId. */
-  async #update(
-    entity: EntityName<Resource>,
-    kind: string,
-    orgId: string,
-    resourceId: string,
-    patch: Record<string, unknown>,
-  ): Promise<void> {
+  async #update(entity: EntityName<Resource>, kind: string, orgId: string, resourceId: string, patch: object): Promise<void> {
     const em = this.#db.em();
     const where: FilterQuery<Resource> = { organization: orgId, resourceId };
     const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { identifier, isoDateTime, requiredText, text, timeZone } from './common.ts';
+import { dateTimeInput, identifier, isoDateTime, requiredText, text, timeZone } from './common.ts';
 
-import { CALENDAR_SYNCS, ONBOARDING_PREFERENCES } from '../../server/db/entities.ts';
+export const ONBOARDING_PREFERENCES = ['SEND_EMAIL_INVITE', 'SET_USERNAME_PASSWORD'] as const;
+export const CALENDAR_SYNCS = ['GCal', 'Apple', 'Outlook', 'None'] as const;
 
 const email = z.email().max(320).meta({ example: 'ada@example.com' });
 const phone = z
@@ -37,14 +38,16 @@ const clearable = <T extends Shape>(shape: T) =>
 
 // ---- requests -------------------------------------------------------------------------------
 
-export const EmployeeCreate = z
-  .strictObject({ resourceId: identifier, createdAt: isoDateTime, userId, ...employeeRequired, ...optional(employeeOptional) })
-  .meta({ id: 'EmployeeResourceCreate' });
+export const EmployeeCreate = z.strictObject({
+  resourceId: identifier,
+  createdAt: dateTimeInput,
+  userId,
+  ...employeeRequired,
+  ...optional(employeeOptional),
+});
 export type EmployeeCreate = z.output<typeof EmployeeCreate>;
 
-export const AssetCreate = z
-  .strictObject({ resourceId: identifier, createdAt: isoDateTime, ...assetRequired, ...optional(assetOptional) })
-  .meta({ id: 'AssetResourceCreate' });
+export const AssetCreate = z.strictObject({ resourceId: identifier, createdAt: dateTimeInput, ...assetRequired, ...optional(assetOptional) });
 export type AssetCreate = z.output<typeof AssetCreate>;
 
 /** Update bodies list no identifiers (`resourceId`, `userId`, `orgId`): sending one is an error. */
@@ -55,7 +58,8 @@ export type AssetPatch = z.output<typeof AssetPatch>;
 
 // ---- responses ------------------------------------------------------------------------------
 
-const employeeOut = {
+/** What every resource reads as: optional fields never set are absent. */
+const resourceOut = {
   resourceId: z.string(),
   resourceName: z.string(),
   timezone: z.string(),
@@ -64,6 +68,10 @@ const employeeOut = {
   notificationsEnabled: z.boolean().optional(),
   isActive: z.boolean(),
   note: z.string().optional(),
+};
+
+const employeeOut = {
+  ...resourceOut,
   userId: z.string(),
   email: z.string(),
   phone: z.string().optional(),
@@ -79,19 +87,7 @@ export const EmployeeWithOrg = z.object({ orgId: z.string(), ...employeeOut }).m
 export type EmployeeWithOrg = z.output<typeof EmployeeWithOrg>;
 
 export const Asset = z
-  .object({
-    orgId: z.string(),
-    resourceId: z.string(),
-    resourceName: z.string(),
-    timezone: z.string(),
-    createdAt: isoDateTime,
-    displayPictureUri: z.string().optional(),
-    notificationsEnabled: z.boolean().optional(),
-    isActive: z.boolean(),
-    note: z.string().optional(),
-    assetType: z.string(),
-    userIdsToNotify: z.array(z.string()),
-  })
+  .object({ orgId: z.string(), ...resourceOut, assetType: z.string(), userIdsToNotify: z.array(z.string()) })
   .meta({ id: 'AssetResource' });
 export type Asset = z.output<typeof Asset>;
 

@@ -12,12 +12,16 @@ export const text = (max: number) =>
 
 export const requiredText = (max: number) => text(max).refine((s) => s.trim().length > 0, 'Must not be empty');
 
-/** Identifiers appear in URL paths, so they keep to characters that need no escaping there. */
+/**
+ * Identifiers appear in URL paths, so they keep to characters that mean the same escaped or not, and
+ * are never "." or ".." (which URL normalisation removes from a path).
+ */
 export const identifier = z
   .string()
   .min(1)
   .max(128)
-  .regex(/^[A-Za-z0-9._~@:-]+$/, 'Use only letters, digits and . _ ~ @ : -');
+  .regex(/^[A-Za-z0-9._~@:-]+$/, 'Use only letters, digits and . _ ~ @ : -')
+  .refine((id) => !/^\.+$/.test(id), 'Must not consist of dots only');
 
 /** An IANA time zone name (UTC included), returned in its canonical casing ("europe/paris" -> "Europe/Paris"). */
 export const timeZone = z
@@ -35,14 +39,18 @@ export const timeZone = z
 
 const knownZones = new Map(['UTC', ...Intl.supportedValuesOf('timeZone')].map((zone) => [zone.toLowerCase(), zone]));
 
-/** The zone as named (aliases such as "US/Eastern" stay as given), in canonical casing where known. */
+/**
+ * A zone Intl lists, in its listed casing ("europe/paris" -> "Europe/Paris"). Aliases Intl accepts but
+ * does not list ("Asia/Kolkata", "US/Eastern") are kept as sent: resolving them would turn current
+ * names into legacy ones ("Asia/Calcutta").
+ */
 function canonicalTimeZone(name: string): string | undefined {
   const known = knownZones.get(name.toLowerCase());
   if (known) return known;
   // Intl also accepts UTC offsets ("+01:00"); those are not zone names.
   if (!/^[A-Za-z]/.test(name)) return undefined;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name }); // aliases Intl knows but does not list
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
     return name;
   } catch {
     return undefined;
@@ -50,5 +58,11 @@ function canonicalTimeZone(name: string): string | undefined {
 }
 
 export const isoDateTime = z.iso.datetime({ offset: true }).meta({ example: '2026-01-15T09:30:00.000Z' });
+
+/** An ISO 8601 date-time a client sends: with a zone, and (in UTC) within years 1-9999, which PostgreSQL stores. */
+export const dateTimeInput = isoDateTime.refine((value) => {
+  const year = new Date(value).getUTCFullYear();
+  return year >= 1 && year <= 9999;
+}, 'Must be between years 0001 and 9999 (UTC)');
 
 export const message = z.object({ message: z.string() });
