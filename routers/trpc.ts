@@ -18,15 +18,11 @@ export interface Context {
 
 // ---- 2. tRPC ---------------------------------------------------------------------------------
 
-export type Product = 'resources' | 'marketplace';
-
 export type Meta = OpenApiMeta<{
-  /** Whose documented error body the REST facade writes. */
-  product?: Product;
   /** What the call does, named in error messages: "creating employee resource". */
   action?: string;
   /** Success status on REST (default 200). */
-  successStatus?: 201 | 204;
+  successStatus?: 201;
   /** Error statuses the call can answer with, documented in openapi.json. */
   errorStatuses?: number[];
 }>;
@@ -53,4 +49,3 @@ const t = initTRPC
 export const router = t.router;
 export const middleware = t.middleware;
 export const baseProcedure = t.procedure;
-export const createCallerFactory = t.createCallerFactory;

@@ -2,13 +2,12 @@ import type { z } from 'zod';
 
 /**
  * The one error model. Services throw AppError; the tRPC layer maps `status` to a tRPC code and the
- * REST boundary writes each product's documented body from `code`, `message` and `details`.
+ * REST boundary writes the documented body from `message` and `details`.
  */
 export type AppErrorCode =
   | 'INVALID_REQUEST'
   | 'VALIDATION_ERROR'
   | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
@@ -18,7 +17,6 @@ const STATUS: Record<AppErrorCode, number> = {
   INVALID_REQUEST: 400,
   VALIDATION_ERROR: 400,
   UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
@@ -48,7 +46,8 @@ export const unauthorized = (message: string) => new AppError('UNAUTHORIZED', me
 
 /** Flattens zod issues into `{ "path.to.field": "problem" }` (first problem per field). */
 export function fieldProblems(issues: readonly z.core.$ZodIssue[]): FieldProblems {
-  const out: FieldProblems = {};
+  // No prototype: a field named "constructor" or "__proto__" is reported like any other.
+  const out: FieldProblems = Object.create(null);
   const at = (path: readonly PropertyKey[]) => (path.length ? path.map(String).join('.') : '(body)');
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {

@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { AppError, fieldProblems } from '../../server/errors.ts';
-import { middleware, type Product } from '../trpc.ts';
+import { middleware } from '../trpc.ts';
 
 /**
  * Everything that can fail a call, as an AppError: services' own errors pass through; input
@@ -30,30 +30,20 @@ export function asAppError(error: TRPCError): AppError {
   }
 }
 
-/** HTTP status of an error for a product: the resource API answers bad bodies with 400, the marketplace with 422. */
-export function statusOf(error: AppError, product: Product): number {
-  if (error.code === 'VALIDATION_ERROR') return product === 'resources' ? 400 : 422;
-  return error.status;
-}
-
 const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
-  422: 'UNPROCESSABLE_CONTENT',
-  429: 'TOO_MANY_REQUESTS',
-  503: 'SERVICE_UNAVAILABLE',
 };
 
 /** Turns any failure into a TRPCError whose code matches the documented status and whose cause is the AppError. */
-export const convertErrors = middleware(async ({ next, meta }) => {
+export const convertErrors = middleware(async ({ next }) => {
   const result = await next();
   if (result.ok) return result;
   const app = asAppError(result.error);
   if (app.code === 'INTERNAL_ERROR') throw result.error;
-  const code = TRPC_CODE[statusOf(app, meta?.product ?? 'resources')] ?? 'INTERNAL_SERVER_ERROR';
+  const code = TRPC_CODE[app.status] ?? 'INTERNAL_SERVER_ERROR';
   throw new TRPCError({ code, message: app.message, cause: app });
 });

@@ -8,21 +8,35 @@ const problems = new WeakMap<IncomingMessage, AppError>();
 /** A body problem found while reading the request, raised later inside the procedure's context. */
 export const bodyProblem = (req: IncomingMessage) => problems.get(req);
 
+/** `application/json`, any casing, with no charset or UTF-8 (the only one JSON allows, RFC 8259). */
+const JSON_MEDIA_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
- * Reads a JSON request body ahead of the REST adapter (which then takes `req.body` as given), so that
- * `application/json; charset=utf-8` is accepted, the size cap holds, and malformed JSON is reported
- * as the documented client error instead of a library's own.
+ * Reads the JSON body of a request with one ahead of the REST adapter (which then takes `req.body` as
+ * given), so that every problem is one documented client error: a content type other than JSON,
+ * more than 100 kB, bytes that are not UTF-8, malformed JSON, or JSON that is not an object.
  */
 export async function readJsonBody(req: IncomingMessage & { body?: unknown }): Promise<void> {
   req.body = undefined;
   if (req.method === 'GET' || req.method === 'HEAD') return;
-  if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) return;
+  if (!JSON_MEDIA_TYPE.test(req.headers['content-type'] ?? '')) {
+    problems.set(req, new AppError('INVALID_REQUEST', 'Content-Type must be application/json'));
+    return;
+  }
   const chunks = await collect(req);
   if (!chunks) {
     problems.set(req, new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_BODY_BYTES} bytes`));
     return;
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  let text: string;
+  try {
+    text = utf8.decode(Buffer.concat(chunks));
+  } catch {
+    problems.set(req, new AppError('INVALID_REQUEST', 'Request body is not valid UTF-8'));
+    return;
+  }
   if (text.trim() === '') return;
   let body: unknown;
   try {

@@ -1,10 +1,9 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { appRouter } from '../../routers/index.ts';
-import type { Product } from '../../routers/trpc.ts';
 import { procedureMeta } from './procedure-meta.ts';
 
-/** The error bodies each product documents. */
+/** The error body the resource API documents. */
 const errorSchemas = {
   ResourceError: z
     .object({
@@ -13,21 +12,13 @@ const errorSchemas = {
     })
     .meta({ description: 'Error body of the resource management API' }),
 };
-const errorSchemaOf: Record<Product, keyof typeof errorSchemas> = {
-  resources: 'ResourceError',
-  marketplace: 'ResourceError',
-};
-
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid request: the body or query fails validation (each bad field is named)',
-  401: 'Missing or unknown credentials',
-  403: 'Not allowed for these credentials',
+  401: 'Missing or unknown API key',
   404: 'Not found',
   409: 'Conflicts with existing data',
   413: 'Request body larger than 100 kB',
-  422: 'Validation failed',
-  429: 'Rate limit exceeded',
-  500: 'Internal error',
+  500: 'Internal error'
 };
 
 type Operation = { operationId?: string; responses?: Record<string, { description: string; content?: object }> };
@@ -55,13 +46,11 @@ export function buildOpenApiDocument(baseUrl = 'http://localhost:3000'): OpenAPI
       if (!meta || !operation.responses) continue;
       const { 200: ok } = operation.responses;
       const responses: NonNullable<Operation['responses']> = {};
-      const successStatus = meta.successStatus ?? 200;
-      if (ok) responses[successStatus] = successStatus === 204 ? { description: 'No content' } : ok;
-      const schema = errorSchemaOf[meta.product ?? 'resources'];
+      if (ok) responses[meta.successStatus ?? 200] = ok;
       for (const status of [...new Set(meta.errorStatuses ?? [500])].sort()) {
         responses[status] = {
           description: STATUS_TEXT[status] ?? 'Error',
-          content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ResourceError' } } },
         };
       }
       operation.responses = responses;

@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TRPCError } from '@trpc/server';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import { appRouter } from '../../routers/index.ts';
-import { asAppError, statusOf } from '../../routers/middleware/errors.ts';
-import type { Meta, Product } from '../../routers/trpc.ts';
+import { asAppError } from '../../routers/middleware/errors.ts';
+import type { Meta } from '../../routers/trpc.ts';
 import { type AppError, describeProblems } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Services } from '../services/index.ts';
@@ -11,17 +11,25 @@ import { bodyProblem, MAX_BODY_BYTES, readJsonBody } from './body.ts';
 import { pinBodySchemasToNoCoercion } from './no-coercion.ts';
 import { procedureMeta } from './procedure-meta.ts';
 
-/** The body a product documents for an error. */
-function errorBody(error: AppError, product: Product, meta: Meta | undefined): object {
-  if (product === 'marketplace') {
-    return { error: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
-  }
+/** The spec's error body: `message` names the failed action, `error` says what went wrong. */
+function errorBody(error: AppError, meta: Meta | undefined): object {
   const detail = error.details ? `${error.message}: ${describeProblems(error.details)}` : error.message;
   return { message: meta?.action ? `Error ${meta.action}` : error.message, error: detail };
 }
 
-/** Requests under /api belong to the marketplace; everything else to the resource API. */
-const productOfUrl = (url: string | undefined): Product => (url?.startsWith('/api/') ? 'marketplace' : 'resources');
+/**
+ * Percent-escapes of characters that need none in a path (`emp%2D1`, `a%40b`) are decoded, as RFC 3986
+ * makes them equivalent; the adapter does not decode path parameters itself.
+ */
+const unescapePath = (url: string) => {
+  const query = url.indexOf('?');
+  const path = query < 0 ? url : url.slice(0, query);
+  const decoded = path.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+    const char = String.fromCharCode(parseInt(hex, 16));
+    return /[A-Za-z0-9._~@:-]/.test(char) ? char : escape;
+  });
+  return query < 0 ? decoded : decoded + url.slice(query);
+};
 
 /**
  * The REST facade: trpc-to-openapi serves the documented paths; this wraps it so that bodies are read
@@ -49,18 +57,21 @@ export function createRestHandler(services: Services, log: Logger) {
   });
 
   return async (req: IncomingMessage, res: ServerResponse) => {
+    req.url = unescapePath(req.url ?? '/');
     await readJsonBody(req);
+    // readJsonBody has decided about the body (a problem is raised in the context, with the call's
+    // action in its message); the adapter's own, case-sensitive content-type check must not decide again.
+    if (req.headers['content-type'] !== undefined) req.headers['content-type'] = 'application/json';
     const end = res.end.bind(res);
     res.end = ((...args: Parameters<ServerResponse['end']>) => {
       const failure = failures.get(req);
       if (!failure) return end(...args);
       const meta = failure.path ? metaByPath.get(failure.path) : undefined;
-      const product = meta?.product ?? productOfUrl(req.url);
       const app = asAppError(failure.error);
       if (app.code === 'INTERNAL_ERROR') log.error({ err: failure.error.cause ?? failure.error, path: failure.path }, 'request failed');
       if (app.code === 'PAYLOAD_TOO_LARGE') res.setHeader('Connection', 'close');
-      res.statusCode = statusOf(app, product);
-      return end(JSON.stringify(errorBody(app, product, meta)));
+      res.statusCode = app.status;
+      return end(JSON.stringify(errorBody(app, meta)));
     }) as ServerResponse['end'];
     await handler(req, res);
   };
