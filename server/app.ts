@@ -10,6 +10,7 @@ import type { Logger } from './logger.ts';
 import { createServices, type Services } from './services/index.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { serveReference } from './http/reference.ts';
+import { MAX_BODY_BYTES } from './http/body.ts';
 import { createRestHandler } from './http/rest.ts';
 
 export interface RunningServer {
@@ -34,15 +35,19 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',
+    maxBodySize: MAX_BODY_BYTES,
     createContext: ({ req }) => ({ services, headers: req.headers }),
     onError: ({ error, path }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') log.error({ err: error.cause ?? error, path }, 'tRPC call failed');
     },
   });
-  const logRequest = pinoHttp({ logger: log, quietReqLogger: true });
+  // API keys never reach the logs.
+  const logRequest = pinoHttp({ logger: log, quietReqLogger: true, redact: ['req.headers.authorization'] });
 
   const route = async (req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    // Only origin-form targets ("/path?query"); "*" and absolute URLs are not requests for this API.
+    if (!req.url?.startsWith('/')) return json(res, 400, { message: 'Bad request', error: 'The request target must be a path' });
+    const path = req.url.split('?', 1)[0] ?? '/';
     if (path === '/trpc' || path.startsWith('/trpc/')) return trpc(req, res);
     if (req.method === 'GET' && path === '/openapi.json') return res.writeHead(200, { 'Content-Type': 'application/json' }).end(openapi);
     if (req.method === 'GET' && path === '/health') return json(res, 200, { status: 'ok' });
@@ -50,7 +55,13 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     return rest(req, res);
   };
 
+  let closing: Promise<void> | undefined;
+  // Responses not yet answered; once shutdown begins each closes its connection, so keep-alive sockets do not linger.
+  const unanswered = new Set<ServerResponse>();
   const server = createServer((req, res) => {
+    if (closing) res.setHeader('Connection', 'close');
+    unanswered.add(res);
+    res.once('finish', () => unanswered.delete(res)).once('close', () => unanswered.delete(res));
     logRequest(req, res);
     route(req, res).catch((err: unknown) => {
       log.error({ err }, 'unhandled request failure');
@@ -62,13 +73,13 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
 
-  let closing: Promise<void> | undefined;
   return {
     url: `http://${host}:${port}`,
     db,
     services,
     close() {
       closing ??= (async () => {
+        for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
         const drained = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);

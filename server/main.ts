@@ -4,7 +4,10 @@ import { startServer } from './app.ts';
 
 const config = loadConfig();
 const log = createLogger(config.logLevel);
-const server = await startServer(config, log);
+const server = await startServer(config, log).catch((err: unknown) => {
+  log.fatal({ err }, 'could not start');
+  process.exit(1);
+});
 log.info({ url: server.url, database: config.database.kind }, 'listening');
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

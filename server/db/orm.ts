@@ -5,6 +5,7 @@ import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import lockfile from 'proper-lockfile';
+import pg from 'pg';
 import type { MikroORM, Options } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { DatabaseConfig } from '../config.ts';
@@ -34,13 +35,13 @@ const shared = {
  */
 async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   try {
-    // A crashed holder's lock goes stale after 5 s; waiting a little longer lets a quick restart through.
-    return await lockfile.lock(dataDir, { stale: 5_000, retries: { retries: 6, factor: 1, minTimeout: 1_000 } });
+    // The holder refreshes the lock every 2 s; a crashed holder's lock is taken over after 10 s.
+    return await lockfile.lock(dataDir, { stale: 10_000, update: 2_000 });
   } catch (error) {
     if ((error as { code?: string }).code !== 'ELOCKED') throw error;
     throw new Error(
-      `The embedded database in ${dataDir} is in use by another process (a running server?). ` +
-        'Stop it first, or point both at PostgreSQL with DATABASE_URL.',
+      `The embedded database in ${dataDir} is in use by another process (a running server?), or its ` +
+        'last user stopped less than 10 s ago. Stop it first, or point both at PostgreSQL with DATABASE_URL.',
     );
   }
 }
@@ -63,6 +64,18 @@ async function openPglite(dataDir: string, template?: string): Promise<{ pglite:
   }
 }
 
+/** Any number of servers may start at once on one PostgreSQL: one migrates while the others wait. */
+async function withMigrationLock<T>(url: string, migrate: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', ['typed-platform:migrations']);
+    return await migrate();
+  } finally {
+    await client.end(); // ending the session releases the lock
+  }
+}
+
 /** Connects to the configured database and applies pending migrations. */
 export async function openDatabase(config: DatabaseConfig, log: (message: string) => void = () => {}): Promise<Database> {
   const options = { ...shared, logger: log };
@@ -75,7 +88,8 @@ export async function openDatabase(config: DatabaseConfig, log: (message: string
     orm = await PostgresORM.init({ ...options, clientUrl: config.url, pool: { min: 0, max: 10 } });
   }
   try {
-    await orm.migrator.up();
+    const migrate = () => orm.migrator.up();
+    await (config.kind === 'postgresql' ? withMigrationLock(config.url, migrate) : migrate());
   } catch (error) {
     await orm.close(true);
     await embedded?.pglite.close();
