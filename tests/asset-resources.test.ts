@@ -19,6 +19,15 @@ describe('POST /asset-resources', () => {
     expect(await stored(input.resourceId)).toEqual({ ...input, orgId });
   });
 
+  it('stores userIdsToNotify exactly as sent, whatever the strings look like', async () => {
+    const userIdsToNotify = ['NULL', 'null', ' spaced ', '{a,b}', '"quoted"', 'back\\slash', 'ünï'];
+    const input = asset({ userIdsToNotify });
+    expect((await rest('POST', '/asset-resources', input)).status).toBe(201);
+    expect((await stored(input.resourceId))?.userIdsToNotify).toEqual(userIdsToNotify);
+    await sdk.assets.update(input.resourceId, { userIdsToNotify: ['NULL', ' x '] });
+    expect((await stored(input.resourceId))?.userIdsToNotify).toEqual(['NULL', ' x ']);
+  });
+
   it('accepts an empty userIdsToNotify array', async () => {
     const input = asset({ userIdsToNotify: [] });
     expect((await rest('POST', '/asset-resources', input)).status).toBe(201);

@@ -73,6 +73,10 @@ describe('POST /employee-resources', () => {
     ['resourceName', ''],
     ['note', 'nul \u0000 byte'],
     ['resourceName', 'x'.repeat(257)],
+    ['resourceId', '.'],
+    ['resourceId', '..'],
+    ['createdAt', '0000-01-01T00:00:00Z'],
+    ['createdAt', '9999-12-31T23:59:59-23:59'],
   ])('rejects an invalid %s (%j) with 400 naming the field', async (field, value) => {
     const res = await rest('POST', '/employee-resources', employee({ [field]: value }));
     expect(res.status).toBe(400);
@@ -187,6 +191,16 @@ describe('PUT /employee-resources/:resourceId', () => {
     const ids = (await sdk.employees.list()).map((e) => e.resourceId);
     expect(ids).toContain(input.resourceId);
     expect(ids).not.toContain('renamed');
+  });
+
+  it('addresses resourceIds with @ : ~ whether or not the client percent-escapes them', async () => {
+    const input = employee({ resourceId: `ada-lovelace@example.com:desk~${Date.now()}` });
+    await rest('POST', '/employee-resources', input);
+    for (const path of [input.resourceId, encodeURIComponent(input.resourceId), input.resourceId.replace('-', '%2D')]) {
+      const res = await rest('PUT', `/employee-resources/${path}`, { note: path });
+      expect(res.status, path).toBe(200);
+    }
+    expect((await sdk.employees.list()).find((e) => e.resourceId === input.resourceId)?.note).toBe(input.resourceId.replace('-', '%2D'));
   });
 
   it('answers 404 for an unknown resourceId', async () => {

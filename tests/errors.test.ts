@@ -70,15 +70,62 @@ describe('malformed requests answer 400 with the documented body', () => {
     }
   });
 
-  it('accepts application/json with a charset', async () => {
-    const res = await rest('POST', '/employee-resources', employee(), { 'content-type': 'application/json; charset=utf-8' });
-    expect(res.status).toBe(201);
+  it.each([['application/json; charset=utf-8'], ['Application/JSON'], ['application/json;charset="UTF-8"']])(
+    'accepts the JSON media type %s',
+    async (contentType) => {
+      const res = await rest('POST', '/employee-resources', employee(), { 'content-type': contentType });
+      expect(res.status).toBe(201);
+    },
+  );
+
+  it.each([['application/jsonx'], ['application/json-patch+json'], ['application/json; charset=latin1'], ['text/json']])(
+    'refuses the content type %s (400) and changes nothing',
+    async (contentType) => {
+      const input = employee();
+      const res = await rest('POST', '/employee-resources', input, { 'content-type': contentType });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatch(/Content-Type must be application\/json/);
+      const ids = (await rest('GET', '/employee-resources')).body.map((e: any) => e.resourceId);
+      expect(ids).not.toContain(input.resourceId);
+    },
+  );
+
+  it('refuses a body that is not UTF-8 (400)', async () => {
+    const res = await fetch(`${server.url}/employee-resources`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+      body: Buffer.concat([Buffer.from('{"resourceName":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toMatch(/not valid UTF-8/);
+  });
+
+  it.each([['constructor'], ['__proto__'], ['toString']])('names an unknown field called %s', async (field) => {
+    const res = await rest('POST', '/employee-resources', `{${JSON.stringify(field)}: 1}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toContain(`${field}: Unknown field`);
   });
 
   it('answers 413 to a body over 100 kB', async () => {
     const res = await rest('POST', '/employee-resources', employee({ note: 'x'.repeat(120_000) }));
     expect(res.status).toBe(413);
     expectErrorBody(res.body, 'creating employee resource');
+  });
+});
+
+describe('request targets that are not paths', () => {
+  it.each([['OPTIONS', '*'], ['GET', 'http://[::1']])('%s %s answers 400', async (method, target) => {
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const url = new URL(server.url);
+      request({ host: url.hostname, port: url.port, method, path: target }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(status).toBe(400);
   });
 });
 
@@ -105,6 +152,15 @@ describe('native tRPC and the SDK', () => {
 
     const unauthenticated = createResourceClient({ baseUrl: server.url, apiKey: 'wrong' });
     await expect(unauthenticated.employees.list()).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+  });
+
+  it('cap native tRPC bodies at 100 kB too (413)', async () => {
+    const res = await fetch(`${server.url}/trpc/resources.employees.create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+      body: JSON.stringify({ note: 'x'.repeat(200_000) }),
+    });
+    expect(res.status).toBe(413);
   });
 
   it('never put stack traces in tRPC error responses', async () => {
@@ -135,6 +191,30 @@ describe('500 Internal Server Error', () => {
       expect(created.body).toEqual({ message: 'Error creating employee resource', error: 'Internal server error' });
     } finally {
       await broken.destroy();
+    }
+  });
+});
+
+describe('logs', () => {
+  it('never contain API keys', async () => {
+    const { pino } = await import('pino');
+    const { Writable } = await import('node:stream');
+    let logged = '';
+    const sink = new Writable({ write: (chunk, _encoding, done) => ((logged += chunk.toString()), done()) });
+    const { startServer } = await import('../server/app.ts');
+    const { createTestDatabase, testConfig } = await import('./helpers/server.ts');
+    const database = await createTestDatabase();
+    const logged_server = await startServer(testConfig(database.config), pino({ level: 'info' }, sink));
+    try {
+      const { apiKey: key } = await logged_server.services.organizations.create('Logged');
+      await restClient(logged_server.url, key)('GET', '/employee-resources');
+      await restClient(logged_server.url, 'rk_wrong-key')('GET', '/employee-resources');
+      expect(logged).toContain('/employee-resources');
+      expect(logged).not.toContain(key);
+      expect(logged).not.toContain('rk_wrong-key');
+    } finally {
+      await logged_server.close();
+      await database.drop();
     }
   });
 });

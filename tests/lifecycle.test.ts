@@ -76,7 +76,7 @@ describe('data survives a server restart', () => {
 });
 
 describe.skipIf(onPostgres)('the embedded database', () => {
-  it('refuses a second process on the same data dir with a clear message, and opens again once released', async () => {
+  it('refuses a second opener of the same data dir at once, with a clear message, and opens again once released', async () => {
     const holder = await openDatabase(database.config);
     try {
       await expect(openDatabase(database.config)).rejects.toThrow(/in use by another process/);
@@ -85,6 +85,18 @@ describe.skipIf(onPostgres)('the embedded database', () => {
     }
     const reopened = await openDatabase(database.config);
     await reopened.close();
+  });
+});
+
+describe.runIf(onPostgres)('PostgreSQL', () => {
+  it('lets several servers start at once on a fresh database: one migrates, the others wait', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      const opened = await Promise.all([1, 2, 3].map(() => openDatabase(fresh.config)));
+      await Promise.all(opened.map((db) => db.close()));
+    } finally {
+      await fresh.drop();
+    }
   });
 });
 
@@ -105,14 +117,15 @@ describe('the server process', () => {
 
     // Start a request, send half its body, stop the server, then send the rest.
     const body = JSON.stringify(employee());
-    const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const response = new Promise<{ status: number; text: string; connection: string | undefined }>((resolve, reject) => {
       const req = request(`${url}/employee-resources`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${credentials.apiKey}` },
       });
       req.on('response', (res) => {
         let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString())).on('end', () => resolve({ status: res.statusCode!, text }));
+        const connection = res.headers.connection;
+        res.on('data', (c: Buffer) => (text += c.toString())).on('end', () => resolve({ status: res.statusCode!, text, connection }));
       });
       req.on('error', reject);
       req.write(body.slice(0, 20));
@@ -124,6 +137,7 @@ describe('the server process', () => {
 
     const answered = await response;
     expect(answered.status, answered.text).toBe(201);
+    expect(answered.connection).toBe('close'); // no keep-alive socket lingers after shutdown began
     expect(JSON.parse(answered.text).orgId).toBe(credentials.orgId);
     expect(await exited).toBe(0);
 

@@ -109,3 +109,24 @@ describe('random and malformed requests to every endpoint', () => {
     );
   });
 });
+
+describe('valid resources', () => {
+  /** Any text a client may store: well-formed, no NUL, not blank; biased towards what breaks SQL literals. */
+  const storable = fc
+    .string({ minLength: 1, maxLength: 40, unit: fc.oneof(fc.constantFrom('NULL', 'null', '{', '}', ',', '"', "'", '\\', ' ', 'é', '😀'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })) })
+    .filter((s) => !s.includes('\u0000') && s.trim().length > 0 && s.length <= 128);
+  let n = 0;
+
+  it('read back exactly as they were created', async () => {
+    await fc.assert(
+      fc.asyncProperty(storable, storable, fc.array(storable, { maxLength: 5 }), fc.option(storable, { nil: undefined }), async (name, type, userIds, note) => {
+        const input = asset({ resourceId: `prop-${++n}`, resourceName: name, assetType: type, userIdsToNotify: userIds, ...(note ? { note } : {}) });
+        const created = await rest('POST', '/asset-resources', input);
+        expect(created.status, JSON.stringify(created.body)).toBe(201);
+        const listed = (await rest('GET', '/asset-resources')).body.find((a: any) => a.resourceId === input.resourceId);
+        expect(listed).toEqual({ ...input, orgId: listed.orgId });
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

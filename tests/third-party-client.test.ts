@@ -108,12 +108,12 @@ assertType<Equal<keyof Body<'/asset-resources/{resourceId}', 'put'>, AssetUpdata
 assertType<Equal<RequiredKeys<Body<'/asset-resources/{resourceId}', 'put'>>, never>>();
 
 // The statuses each operation answers (openapi-fetch's data/error types do not show them).
-assertType<Equal<Statuses<'/employee-resources', 'post'>, 201 | 400 | 401 | 409 | 500>>();
-assertType<Equal<Statuses<'/asset-resources', 'post'>, 201 | 400 | 401 | 409 | 500>>();
+assertType<Equal<Statuses<'/employee-resources', 'post'>, 201 | 400 | 401 | 409 | 413 | 500>>();
+assertType<Equal<Statuses<'/asset-resources', 'post'>, 201 | 400 | 401 | 409 | 413 | 500>>();
 assertType<Equal<Statuses<'/employee-resources', 'get'>, 200 | 401 | 500>>();
 assertType<Equal<Statuses<'/asset-resources', 'get'>, 200 | 401 | 500>>();
-assertType<Equal<Statuses<'/employee-resources/{resourceId}', 'put'>, 200 | 400 | 401 | 404 | 500>>();
-assertType<Equal<Statuses<'/asset-resources/{resourceId}', 'put'>, 200 | 400 | 401 | 404 | 500>>();
+assertType<Equal<Statuses<'/employee-resources/{resourceId}', 'put'>, 200 | 400 | 401 | 404 | 413 | 500>>();
+assertType<Equal<Statuses<'/asset-resources/{resourceId}', 'put'>, 200 | 400 | 401 | 404 | 413 | 500>>();
 assertType<Equal<Statuses<'/all-resources', 'get'>, 200 | 400 | 401 | 500>>();
 
 export async function thirdPartyClient(baseUrl: string, apiKey: string) {
