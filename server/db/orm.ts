@@ -9,7 +9,7 @@ import pg from 'pg';
 import type { MikroORM, Options } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { DatabaseConfig } from '../config.ts';
-import { entities } from './entities.ts';
+import { entities } from './entities/index.ts';
 import { migrations } from './migrations/index.ts';
 
 export interface Database {

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { CALENDAR_SYNCS, ONBOARDING_PREFERENCES } from '../schemas/resources.ts';
+import { CALENDAR_SYNCS, ONBOARDING_PREFERENCES } from '../../schemas/resources.ts';
 
 /** An organization owns resources; its API keys authenticate the resource API. */
 export const Organization = defineEntity({
@@ -65,4 +65,3 @@ export const AssetResource = defineEntity({
 });
 export type AssetResource = InferEntity<typeof AssetResource>;
 
-export const entities = [Organization, ApiKey, EmployeeResource, AssetResource];

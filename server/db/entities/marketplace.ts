@@ -1,0 +1,140 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+/** A service an agent offers; price in micro-USDC. Kept inside the agent row: it is always read with it. */
+export interface StoredService {
+  name: string;
+  description: string;
+  priceMicro: string; // bigint as a decimal string: jsonb has no integer type wide enough to be safe in JS
+  unit: string;
+  deliveryTime: number;
+}
+
+/**
+ * A provider's agent. Counters and the rating are kept on the row (updated with orders and reviews),
+ * so search can filter and sort on them without aggregating per request.
+ */
+export const Agent = defineEntity({
+  name: 'Agent',
+  indexes: [
+    { name: 'agent_search_vector_index', expression: 'create index "agent_search_vector_index" on "agent" using gin ("search_vector")' },
+    { properties: ['status', 'rating', 'completedOrders'] },
+  ],
+  properties: {
+    id: p.uuid().primary(),
+    walletAddress: p.string().length(44).unique(),
+    name: p.string().length(100),
+    tagline: p.string().length(200),
+    description: p.text(),
+    avatarUrl: p.text().nullable(),
+    bannerUrl: p.text().nullable(),
+    categories: p.json<string[]>(),
+    basePriceMicro: p.bigint(),
+    endpoint: p.text(),
+    stakeAmountMicro: p.bigint(),
+    services: p.json<StoredService[]>(),
+    status: p.string().length(16),
+    rating: p.double().default(0),
+    reviewCount: p.integer().default(0),
+    totalOrders: p.integer().default(0),
+    completedOrders: p.integer().default(0),
+    /** Sum and count of minutes from a conversation's first consumer message to the agent's first reply. */
+    responseMinutesSum: p.double().default(0),
+    responseCount: p.integer().default(0),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+    deletedAt: p.datetime().nullable(),
+    /** Full-text search over name, tagline and description, kept by PostgreSQL itself. */
+    searchVector: p
+      .type('unknown')
+      .columnType('tsvector')
+      .generated(`(to_tsvector('english', name || ' ' || tagline || ' ' || description)) stored`)
+      .lazy()
+      .hidden(),
+  },
+});
+export type Agent = InferEntity<typeof Agent>;
+
+export const Conversation = defineEntity({
+  name: 'Conversation',
+  indexes: [{ properties: ['agent', 'createdAt'] }, { properties: ['clientWallet', 'createdAt'] }],
+  properties: {
+    id: p.uuid().primary(),
+    agent: () => p.manyToOne(Agent).mapToPk(),
+    clientWallet: p.string().length(44),
+    status: p.string().length(16),
+    /** Set by the agent's first message; the response time counts from createdAt (the initial message). */
+    firstReplyAt: p.datetime().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type Conversation = InferEntity<typeof Conversation>;
+
+export const Message = defineEntity({
+  name: 'Message',
+  indexes: [{ properties: ['conversation', 'createdAt'] }],
+  properties: {
+    seq: p.bigint('number').primary().autoincrement(),
+    id: p.uuid().unique(),
+    conversation: () => p.manyToOne(Conversation).mapToPk(),
+    senderWallet: p.string().length(44),
+    content: p.text(),
+    messageType: p.string().length(16),
+    createdAt: p.datetime(),
+  },
+});
+export type Message = InferEntity<typeof Message>;
+
+/** Orders and reviews: their endpoints come with payments; agent stats and deletion already read them. */
+export const Order = defineEntity({
+  name: 'Order',
+  tableName: 'orders',
+  indexes: [{ properties: ['agent', 'status'] }, { properties: ['clientWallet', 'createdAt'] }],
+  properties: {
+    id: p.uuid().primary(),
+    conversation: () => p.manyToOne(Conversation).mapToPk(),
+    agent: () => p.manyToOne(Agent).mapToPk(),
+    clientWallet: p.string().length(44),
+    description: p.text(),
+    priceMicro: p.bigint(),
+    deliveryTime: p.integer(),
+    status: p.string().length(16),
+    commissionBps: p.integer(),
+    agentAmountMicro: p.bigint().nullable(),
+    commissionAmountMicro: p.bigint().nullable(),
+    txSignature: p.string().length(100).nullable().unique(),
+    paidAt: p.datetime().nullable(),
+    deliveredAt: p.datetime().nullable(),
+    completedAt: p.datetime().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type Order = InferEntity<typeof Order>;
+
+export const Review = defineEntity({
+  name: 'Review',
+  properties: {
+    id: p.uuid().primary(),
+    order: () => p.manyToOne(Order).mapToPk().unique(),
+    agent: () => p.manyToOne(Agent).mapToPk().index(),
+    clientWallet: p.string().length(44),
+    rating: p.integer(),
+    comment: p.text().nullable(),
+    createdAt: p.datetime(),
+  },
+});
+export type Review = InferEntity<typeof Review>;
+
+/**
+ * Signed non-GET requests already accepted, so the same signature is refused within its 5-minute window
+ * by every server process. Rows past `expiresAt` are deleted as new ones arrive.
+ */
+export const UsedSignature = defineEntity({
+  name: 'UsedSignature',
+  properties: {
+    keyHash: p.string().length(64).primary(),
+    expiresAt: p.datetime().index(),
+  },
+});
+export type UsedSignature = InferEntity<typeof UsedSignature>;
