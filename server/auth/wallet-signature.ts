@@ -1,0 +1,178 @@
+import { createPublicKey, verify as cryptoVerify, type KeyObject } from 'node:crypto';
+import bs58 from 'bs58';
+import { LRUCache } from 'lru-cache';
+
+/**
+ * Wallet signature verification (DESIGN.md "Wallet authentication"): pure and framework-free, so the
+ * tRPC middleware, the REST facade and the WebSocket upgrade all share it. Replay protection needs
+ * shared state (a database table) and lives with the caller, not here.
+ */
+
+export type SignatureFailure = 'missing' | 'malformed' | 'expired' | 'wrong';
+
+/** The only error `verify` throws for client input; `reason` becomes `details.reason` of INVALID_SIGNATURE. */
+export class WalletSignatureError extends Error {
+  override readonly name = 'WalletSignatureError';
+  readonly reason: SignatureFailure;
+
+  constructor(reason: SignatureFailure, message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
+export interface SignedRequest {
+  method: string;
+  /** The request target exactly as sent (path + query, e.g. `/api/orders?status=PAID`), never a rewritten one. */
+  url: string;
+  /** Node's `req.headers` (lower-case names) or any similar record. */
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface WalletVerifierOptions {
+  /** PUBLIC_BASE_URL; when set, `${publicBaseUrl}${url}` is accepted as the signed URL too. */
+  publicBaseUrl?: string;
+  now?: () => number;
+  /** Oldest accepted timestamp, in ms before now. Default 5 minutes. */
+  maxAgeMs?: number;
+  /** Accepted clock skew into the future, in ms. Default 30 seconds. */
+  maxAheadMs?: number;
+}
+
+export interface VerifiedSignature {
+  /** The base58 address from X-Wallet-Address. */
+  wallet: string;
+  /** X-Timestamp, Unix ms. */
+  timestamp: number;
+  /** The message that verified (path form or absolute form). */
+  message: string;
+}
+
+export const WALLET_HEADERS = {
+  wallet: 'x-wallet-address',
+  signature: 'x-signature',
+  timestamp: 'x-timestamp',
+} as const;
+
+const DEFAULT_MAX_AGE_MS = 300_000;
+const DEFAULT_MAX_AHEAD_MS = 30_000;
+
+// Base58 of n bytes is at most ceil(n * log(256) / log(58)) characters. Checking the length before
+// decoding keeps a huge header from costing quadratic base58 work.
+const MAX_ADDRESS_CHARS = 44;
+const MAX_SIGNATURE_CHARS = 88;
+// Unix ms fits in 16 digits until the year 2286; safe integers have at most 16 digits.
+const TIMESTAMP_PATTERN = /^[0-9]{1,16}$/;
+
+// DER SubjectPublicKeyInfo header for an Ed25519 key; followed by the raw 32-byte key.
+const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+// Importing a key costs roughly half a verification again (scripts/bench-signatures.ts), and
+// wallets repeat: cache KeyObjects by address.
+// A hit also proves the address decoded to 32 bytes before, so it skips base58 decoding.
+const keyCache = new LRUCache<string, KeyObject>({ max: 10_000 });
+
+function header(headers: SignedRequest['headers'], name: string): string | string[] | undefined {
+  const direct = headers[name];
+  if (direct !== undefined) return direct;
+  // Node lower-cases names; other callers (tests, fetch-style records) may not.
+  for (const key of Object.keys(headers)) {
+    if (key.toLowerCase() === name) return headers[key];
+  }
+  return undefined;
+}
+
+function single(name: string, value: string | string[] | undefined): string {
+  // Repeated headers are ambiguous (which one was signed?): refuse rather than pick one.
+  if (typeof value !== 'string') throw new WalletSignatureError('malformed', `${name} is given more than once`);
+  return value;
+}
+
+function decodeBase58(value: string, maxChars: number): Uint8Array | undefined {
+  if (value.length > maxChars) return undefined;
+  return bs58.decodeUnsafe(value);
+}
+
+/** The cached KeyObject, or undefined when the 32 bytes cannot be imported as a key. */
+function publicKeyFor(wallet: string): KeyObject | undefined {
+  const cached = keyCache.get(wallet);
+  if (cached) return cached;
+  const raw = decodeBase58(wallet, MAX_ADDRESS_CHARS);
+  if (!raw || raw.length !== 32) {
+    throw new WalletSignatureError('malformed', 'X-Wallet-Address is not base58 of 32 bytes');
+  }
+  try {
+    const key = createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
+    keyCache.set(wallet, key);
+    return key;
+  } catch {
+    // OpenSSL currently imports any 32 bytes (off-curve keys simply never verify); should a version
+    // refuse them here, nobody can sign for that address either: the signature is 'wrong'.
+    return undefined;
+  }
+}
+
+function verifyEd25519(message: string, key: KeyObject | undefined, signature: Uint8Array): boolean {
+  if (!key) return false;
+  try {
+    // node:crypto is ~70x faster than tweetnacl and rejects non-canonical signatures (S >= L).
+    return cryptoVerify(null, Buffer.from(message, 'utf8'), key, signature);
+  } catch {
+    return false;
+  }
+}
+
+export function createWalletVerifier(options: WalletVerifierOptions = {}) {
+  const now = options.now ?? Date.now;
+  const maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+  const maxAheadMs = options.maxAheadMs ?? DEFAULT_MAX_AHEAD_MS;
+  const publicBaseUrl = options.publicBaseUrl?.replace(/\/$/, '');
+
+  return {
+    /** Returns the authenticated wallet or throws WalletSignatureError (never anything else for client input). */
+    verify(req: SignedRequest): VerifiedSignature {
+      const values = {
+        'X-Wallet-Address': header(req.headers, WALLET_HEADERS.wallet),
+        'X-Signature': header(req.headers, WALLET_HEADERS.signature),
+        'X-Timestamp': header(req.headers, WALLET_HEADERS.timestamp),
+      };
+      // An empty header carries nothing: report it as missing, like an absent one.
+      const missing = Object.entries(values).filter(([, value]) => value === undefined || value === '');
+      if (missing.length > 0) {
+        throw new WalletSignatureError('missing', `Missing ${missing.map(([name]) => name).join(', ')} header`);
+      }
+      const wallet = single('X-Wallet-Address', values['X-Wallet-Address']);
+      const signatureText = single('X-Signature', values['X-Signature']);
+      const timestampText = single('X-Timestamp', values['X-Timestamp']);
+
+      // Format problems ('malformed') are all reported before the clock is looked at.
+      const key = publicKeyFor(wallet);
+      const signature = decodeBase58(signatureText, MAX_SIGNATURE_CHARS);
+      if (!signature || signature.length !== 64) {
+        throw new WalletSignatureError('malformed', 'X-Signature is not base58 of 64 bytes');
+      }
+      const timestamp = Number(timestampText);
+      if (!TIMESTAMP_PATTERN.test(timestampText) || !Number.isSafeInteger(timestamp)) {
+        throw new WalletSignatureError('malformed', 'X-Timestamp is not Unix time in milliseconds (decimal digits)');
+      }
+
+      const current = now();
+      if (current - timestamp > maxAgeMs) {
+        throw new WalletSignatureError('expired', `X-Timestamp is more than ${maxAgeMs / 1000} s old`);
+      }
+      if (timestamp - current > maxAheadMs) {
+        throw new WalletSignatureError('expired', `X-Timestamp is more than ${maxAheadMs / 1000} s in the future`);
+      }
+
+      const signed = `${req.method.toUpperCase()}:${req.url}:${timestampText}`;
+      if (verifyEd25519(signed, key, signature)) return { wallet, timestamp, message: signed };
+      if (publicBaseUrl) {
+        const absolute = `${req.method.toUpperCase()}:${publicBaseUrl}${req.url}:${timestampText}`;
+        if (verifyEd25519(absolute, key, signature)) return { wallet, timestamp, message: absolute };
+      }
+      throw new WalletSignatureError('wrong', 'Signature does not match X-Wallet-Address, method, URL and timestamp');
+    },
+  };
+}
+
+export type WalletVerifier = ReturnType<typeof createWalletVerifier>;
