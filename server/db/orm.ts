@@ -24,6 +24,8 @@ const shared = {
   entities,
   extensions: [Migrator],
   migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false },
+  // rate-limiter-flexible keeps its own table; migrations must neither create nor drop it.
+  schemaGenerator: { skipTables: ['rate_limits'] },
   // Metadata comes from defineEntity; no reflection or folder discovery.
   discovery: { warnWhenNoEntities: true },
   allowGlobalContext: false,
