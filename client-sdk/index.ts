@@ -1,2 +1,4 @@
 export { ApiError } from './errors.ts';
+export * from './marketplace.ts';
 export * from './resources.ts';
+export * from './wallet.ts';

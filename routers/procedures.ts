@@ -1,9 +1,16 @@
 import { convertErrors } from './middleware/errors.ts';
 import { requireOrganization } from './middleware/org-auth.ts';
+import { rateLimitByCaller, requireWallet } from './middleware/wallet-auth.ts';
 import { baseProcedure } from './trpc.ts';
 
 /** Every procedure starts here: failures leave it as documented errors. */
 export const publicProcedure = baseProcedure.use(convertErrors);
 
-/** Calls made with an organization API key; `ctx.orgId` is the key's organization. */
+/** Resource API calls, made with an organization API key; `ctx.orgId` is the key's organization. */
 export const orgProcedure = publicProcedure.use(requireOrganization);
+
+/** Marketplace calls open to anyone (rate-limited per wallet or IP). */
+export const marketplaceProcedure = publicProcedure.meta({ api: 'marketplace' }).use(rateLimitByCaller);
+
+/** Marketplace calls signed by a wallet; `ctx.wallet` is the caller. */
+export const walletProcedure = publicProcedure.meta({ api: 'marketplace' }).use(requireWallet);

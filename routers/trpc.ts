@@ -7,22 +7,40 @@ import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Services } from '../server/services/index.ts';
-import { AppError } from '../server/errors.ts';
+import { AppError, type Api } from '../server/errors.ts';
+import type { RateRuleName } from '../server/rate-limit.ts';
 
 // ---- 1. context ------------------------------------------------------------------------------
+
+/** What calls may do to their HTTP response. */
+export interface ResponseHeaders {
+  readonly headersSent: boolean;
+  setHeader(name: string, value: number | string): unknown;
+}
 
 export interface Context {
   services: Services;
   headers: IncomingHttpHeaders;
+  /** The request as the client sent it (wallet signatures cover method and URL). */
+  method: string;
+  url: string;
+  /** Client address, the rate-limit key of unauthenticated calls. */
+  ip: string;
+  /** For response headers (rate limits). */
+  res: ResponseHeaders;
 }
 
 // ---- 2. tRPC ---------------------------------------------------------------------------------
 
 export type Meta = OpenApiMeta<{
-  /** What the call does, named in error messages: "creating employee resource". */
+  /** Whose error conventions apply (default: the resource API's). */
+  api?: Api;
+  /** What the call does, named in the resource API's error messages: "creating employee resource". */
   action?: string;
-  /** Success status on REST (default 200). */
-  successStatus?: 201;
+  /** The marketplace's rate-limit rule (default: 120 per minute). */
+  rateLimit?: RateRuleName;
+  /** Success status on REST (default 200); 204 calls return nothing. */
+  successStatus?: 201 | 204;
   /** Error statuses the call can answer with, documented in openapi.json. */
   errorStatuses?: number[];
 }>;

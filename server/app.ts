@@ -12,6 +12,9 @@ import { buildOpenApiDocument } from './http/openapi.ts';
 import { serveReference } from './http/reference.ts';
 import { MAX_BODY_BYTES } from './http/body.ts';
 import { createRestHandler } from './http/rest.ts';
+import { requestContext } from './http/context.ts';
+import { createRateLimiter } from './rate-limit.ts';
+import pg from 'pg';
 
 export interface RunningServer {
   url: string;
@@ -27,7 +30,14 @@ const json = (res: ServerResponse, status: number, body: unknown) =>
 /** Opens the database (applying migrations) and serves every surface on one node:http server. */
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   const db = await openDatabase(config.database, (message) => log.debug({ component: 'orm' }, message));
-  const services = createServices(db);
+  // Rate-limit counters: in memory for the single-process embedded default, else shared through PostgreSQL.
+  const limiterPool = config.database.kind === 'postgresql' ? new pg.Pool({ connectionString: config.database.url, max: 5 }) : undefined;
+  const rateLimiter = createRateLimiter(
+    limiterPool
+      ? { kind: 'postgres', pool: limiterPool, onStoreError: (err, rule) => log.warn({ err, rule: rule.name }, 'rate-limit store failed; counting in memory') }
+      : { kind: 'memory' },
+  );
+  const services = createServices(db, { rateLimiter, ...(config.publicBaseUrl ? { publicBaseUrl: config.publicBaseUrl } : {}) });
   if (config.database.kind === 'pglite') await ensureDevOrganization(services.organizations, config.database.dataDir, log);
 
   const openapi = JSON.stringify(buildOpenApiDocument());
@@ -36,7 +46,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     router: appRouter,
     basePath: '/trpc/',
     maxBodySize: MAX_BODY_BYTES,
-    createContext: ({ req }) => ({ services, headers: req.headers }),
+    createContext: ({ req, res }) => requestContext(services, req, res),
     onError: ({ error, path }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') log.error({ err: error.cause ?? error, path }, 'tRPC call failed');
     },
@@ -85,6 +95,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
         const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
         await drained;
         clearTimeout(timer);
+        await rateLimiter.close();
+        await limiterPool?.end();
         await db.close();
       })();
       return closing;

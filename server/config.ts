@@ -7,6 +7,7 @@ const Env = z.object({
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   PGLITE_TEMPLATE: z.string().min(1).optional(),
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
 });
@@ -20,6 +21,8 @@ export interface Config {
   port: number;
   host: string;
   database: DatabaseConfig;
+  /** The origin clients see (behind a proxy); signed URLs may use it in absolute form. */
+  publicBaseUrl?: string;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   shutdownTimeoutMs: number;
 }
@@ -38,6 +41,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     database: e.DATABASE_URL
       ? { kind: 'postgresql', url: e.DATABASE_URL }
       : { kind: 'pglite', dataDir: e.DATA_DIR, ...(e.PGLITE_TEMPLATE ? { template: e.PGLITE_TEMPLATE } : {}) },
+    ...(e.PUBLIC_BASE_URL ? { publicBaseUrl: e.PUBLIC_BASE_URL } : {}),
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };

@@ -1,27 +1,42 @@
 import type { z } from 'zod';
 
 /**
- * The one error model. Services throw AppError; the tRPC layer maps `status` to a tRPC code and the
- * REST boundary writes the documented body from `message` and `details`.
+ * The one error model. Services throw AppError; the tRPC layer maps the status to a tRPC code and the
+ * REST boundary writes each API's documented body: the resource API's `{ message, error }`, the
+ * marketplace's `{ error: code, message, details? }`.
  */
-export type AppErrorCode =
-  | 'INVALID_REQUEST'
-  | 'VALIDATION_ERROR'
-  | 'UNAUTHORIZED'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'INTERNAL_ERROR';
-
-const STATUS: Record<AppErrorCode, number> = {
+const STATUS = {
+  // shared
   INVALID_REQUEST: 400,
-  VALIDATION_ERROR: 400,
-  UNAUTHORIZED: 401,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
+  VALIDATION_ERROR: 400, // the marketplace answers 422 (see statusFor)
   PAYLOAD_TOO_LARGE: 413,
+  NOT_FOUND: 404,
   INTERNAL_ERROR: 500,
-};
+  // resource API
+  UNAUTHORIZED: 401,
+  CONFLICT: 409,
+  // marketplace (DESIGN.md, "Errors (marketplace)")
+  INVALID_PAYMENT_HEADER: 400,
+  INVALID_SIGNATURE: 401,
+  UNAUTHORIZED_ACCESS: 403,
+  AGENT_NOT_FOUND: 404,
+  ORDER_NOT_FOUND: 404,
+  CONVERSATION_NOT_FOUND: 404,
+  DUPLICATE_REGISTRATION: 409,
+  INVALID_STATUS_TRANSITION: 409,
+  DUPLICATE_REVIEW: 409,
+  IDEMPOTENCY_CONFLICT: 409,
+  AMOUNT_MISMATCH: 422,
+  INSUFFICIENT_FUNDS: 422,
+  TRANSACTION_FAILED: 422,
+  RATE_LIMIT_EXCEEDED: 429,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type AppErrorCode = keyof typeof STATUS;
+
+/** Which API's error conventions apply. */
+export type Api = 'resources' | 'marketplace';
 
 /** Field path -> what is wrong with it. */
 export type FieldProblems = Record<string, string>;
@@ -29,14 +44,17 @@ export type FieldProblems = Record<string, string>;
 export class AppError extends Error {
   override readonly name = 'AppError';
   readonly code: AppErrorCode;
-  readonly status: number;
-  readonly details: FieldProblems | undefined;
+  readonly details: Record<string, unknown> | undefined;
 
-  constructor(code: AppErrorCode, message: string, details?: FieldProblems) {
+  constructor(code: AppErrorCode, message: string, details?: Record<string, unknown>) {
     super(message);
     this.code = code;
-    this.status = STATUS[code];
     this.details = details;
+  }
+
+  /** The HTTP status for an API: the marketplace answers validation errors with 422, the resource API with 400. */
+  statusFor(api: Api): number {
+    return this.code === 'VALIDATION_ERROR' && api === 'marketplace' ? 422 : STATUS[this.code];
   }
 }
 
@@ -60,7 +78,7 @@ export function fieldProblems(issues: readonly z.core.$ZodIssue[]): FieldProblem
 }
 
 /** `"email: Invalid email address; timezone: Unknown time zone"` */
-export const describeProblems = (problems: FieldProblems) =>
+export const describeProblems = (problems: Record<string, unknown>) =>
   Object.entries(problems)
-    .map(([field, problem]) => `${field}: ${problem}`)
+    .map(([field, problem]) => `${field}: ${String(problem)}`)
     .join('; ');

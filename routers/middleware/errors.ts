@@ -33,17 +33,21 @@ export function asAppError(error: TRPCError): AppError {
 const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+  503: 'SERVICE_UNAVAILABLE',
 };
 
 /** Turns any failure into a TRPCError whose code matches the documented status and whose cause is the AppError. */
-export const convertErrors = middleware(async ({ next }) => {
+export const convertErrors = middleware(async ({ next, meta }) => {
   const result = await next();
   if (result.ok) return result;
   const app = asAppError(result.error);
   if (app.code === 'INTERNAL_ERROR') throw result.error;
-  const code = TRPC_CODE[app.status] ?? 'INTERNAL_SERVER_ERROR';
+  const code = TRPC_CODE[app.statusFor(meta?.api ?? 'resources')] ?? 'INTERNAL_SERVER_ERROR';
   throw new TRPCError({ code, message: app.message, cause: app });
 });

@@ -21,6 +21,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 export async function readJsonBody(req: IncomingMessage & { body?: unknown }): Promise<void> {
   req.body = undefined;
   if (req.method === 'GET' || req.method === 'HEAD') return;
+  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (!hasBody) return; // e.g. DELETE; a call that needs a body then fails validation, naming it
   if (!JSON_MEDIA_TYPE.test(req.headers['content-type'] ?? '')) {
     problems.set(req, new AppError('INVALID_REQUEST', 'Content-Type must be application/json'));
     return;

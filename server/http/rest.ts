@@ -3,19 +3,30 @@ import type { TRPCError } from '@trpc/server';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import { appRouter } from '../../routers/index.ts';
 import { asAppError } from '../../routers/middleware/errors.ts';
+import { countCall, setRateLimitHeaders } from '../../routers/middleware/wallet-auth.ts';
 import type { Meta } from '../../routers/trpc.ts';
-import { type AppError, describeProblems } from '../errors.ts';
+import { type Api, type AppError, describeProblems } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Services } from '../services/index.ts';
 import { bodyProblem, MAX_BODY_BYTES, readJsonBody } from './body.ts';
 import { pinBodySchemasToNoCoercion } from './no-coercion.ts';
 import { procedureMeta } from './procedure-meta.ts';
+import { keepOriginalUrl, requestContext } from './context.ts';
 
-/** The spec's error body: `message` names the failed action, `error` says what went wrong. */
-function errorBody(error: AppError, meta: Meta | undefined): object {
+/**
+ * Each API's documented error body. Resource API: `message` names the failed action, `error` says what
+ * went wrong. Marketplace: `{ error: CODE, message, details? }`.
+ */
+function errorBody(error: AppError, api: Api, meta: Meta | undefined): object {
+  if (api === 'marketplace') {
+    return { error: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+  }
   const detail = error.details ? `${error.message}: ${describeProblems(error.details)}` : error.message;
   return { message: meta?.action ? `Error ${meta.action}` : error.message, error: detail };
 }
+
+/** Calls the router does not know are answered in the conventions of the API their path belongs to. */
+const apiOfPath = (url: string | undefined): Api => (url?.startsWith('/api/') || url === '/api' ? 'marketplace' : 'resources');
 
 /**
  * Percent-escapes of characters that need none in a path (`emp%2D1`, `a%40b`) are decoded, as RFC 3986
@@ -44,10 +55,10 @@ export function createRestHandler(services: Services, log: Logger) {
   const handler = createOpenApiNodeHttpHandler({
     router: appRouter,
     maxBodySize: MAX_BODY_BYTES,
-    createContext: ({ req }) => {
+    createContext: ({ req, res }) => {
       const problem = bodyProblem(req);
       if (problem) throw problem;
-      return { services, headers: req.headers };
+      return requestContext(services, req, res);
     },
     responseMeta: ({ paths, errors }) => {
       const status = errors.length ? undefined : metaByPath.get(paths?.[0] ?? '')?.successStatus;
@@ -57,6 +68,7 @@ export function createRestHandler(services: Services, log: Logger) {
   });
 
   return async (req: IncomingMessage, res: ServerResponse) => {
+    keepOriginalUrl(req);
     req.url = unescapePath(req.url ?? '/');
     await readJsonBody(req);
     // readJsonBody has decided about the body (a problem is raised in the context, with the call's
@@ -68,10 +80,19 @@ export function createRestHandler(services: Services, log: Logger) {
       if (!failure) return end(...args);
       const meta = failure.path ? metaByPath.get(failure.path) : undefined;
       const app = asAppError(failure.error);
+      const api = meta?.api ?? apiOfPath(req.url);
       if (app.code === 'INTERNAL_ERROR') log.error({ err: failure.error.cause ?? failure.error, path: failure.path }, 'request failed');
       if (app.code === 'PAYLOAD_TOO_LARGE') res.setHeader('Connection', 'close');
-      res.statusCode = app.status;
-      return end(JSON.stringify(errorBody(app, meta)));
+      res.statusCode = app.statusFor(api);
+      const body = JSON.stringify(errorBody(app, api, meta));
+      if (api === 'resources' || res.hasHeader('X-RateLimit-Limit')) return end(body);
+      // A marketplace call refused before its procedure ran (bad JSON, unknown route) is still counted
+      // and still carries X-RateLimit headers, as every marketplace answer does.
+      countCall(requestContext(services, req, res), meta?.rateLimit).then(
+        ({ decision }) => (setRateLimitHeaders(res, decision), end(body)),
+        (err: unknown) => (log.error({ err }, 'rate limiting failed'), end(body)),
+      );
+      return res;
     }) as ServerResponse['end'];
     await handler(req, res);
   };

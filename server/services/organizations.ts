@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/orm.ts';
-import { ApiKey, Organization } from '../db/entities.ts';
+import { ApiKey, Organization } from '../db/entities/index.ts';
 
 export interface OrganizationCredentials {
   orgId: string;

@@ -7,7 +7,7 @@ import {
 } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Database } from '../db/orm.ts';
-import { AssetResource, EmployeeResource } from '../db/entities.ts';
+import { AssetResource, EmployeeResource } from '../db/entities/index.ts';
 import { conflict, notFound } from '../errors.ts';
 import type {
   AllResources,

@@ -33,12 +33,13 @@ export const Agent = defineEntity({
     stakeAmountMicro: p.bigint(),
     services: p.json<StoredService[]>(),
     status: p.string().length(16),
-    rating: p.double().default(0),
+    /** Mean review rating, 0 with none; kept exact to 4 decimals (reviews update it). */
+    rating: p.decimal('number').precision(6).scale(4).default(0),
     reviewCount: p.integer().default(0),
     totalOrders: p.integer().default(0),
     completedOrders: p.integer().default(0),
     /** Sum and count of minutes from a conversation's first consumer message to the agent's first reply. */
-    responseMinutesSum: p.double().default(0),
+    responseMinutesSum: p.decimal('number').precision(18).scale(6).default(0),
     responseCount: p.integer().default(0),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
@@ -48,6 +49,7 @@ export const Agent = defineEntity({
       .type('unknown')
       .columnType('tsvector')
       .generated(`(to_tsvector('english', name || ' ' || tagline || ' ' || description)) stored`)
+      .nullable()
       .lazy()
       .hidden(),
   },

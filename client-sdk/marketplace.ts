@@ -1,0 +1,67 @@
+import { createTRPCClient, httpLink } from '@trpc/client';
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import type { AppRouter } from '../routers/index.ts';
+import { call } from './errors.ts';
+import { keypairSigner, signedHeaders, type WalletSigner } from './wallet.ts';
+
+type Inputs = inferRouterInputs<AppRouter>;
+type Outputs = inferRouterOutputs<AppRouter>;
+
+export type AgentRegistrationInput = Inputs['agents']['register'];
+export type AgentUpdateInput = Omit<Inputs['agents']['update'], 'id'>;
+export type AgentSearchInput = Inputs['agents']['search'];
+export type AgentDetail = Outputs['agents']['get'];
+export type AgentListItem = Outputs['agents']['search']['agents'][number];
+export type AgentStats = Outputs['agents']['stats'];
+export type Conversation = Outputs['conversations']['create'];
+export type Message = Outputs['conversations']['send'];
+
+export interface MarketplaceClientOptions {
+  /** Server origin, e.g. "http://localhost:3000". */
+  baseUrl: string;
+  /** Signs every call: a keypair's 64-byte secret key, or any signer (a browser wallet). Optional for public calls. */
+  wallet?: WalletSigner | Uint8Array;
+  fetch?: typeof globalThis.fetch;
+}
+
+/**
+ * Typed client of the marketplace API (native tRPC under the hood). Every HTTP request is signed as
+ * sent (`METHOD:/trpc/...:timestamp`), one call per request so that each signature is used once.
+ * Failures throw ApiError with the server's code (`AGENT_NOT_FOUND`, `INVALID_SIGNATURE`, ...).
+ */
+export function createMarketplaceClient({ baseUrl, wallet, fetch: fetchImpl = globalThis.fetch }: MarketplaceClientOptions) {
+  const origin = baseUrl.replace(/\/$/, '');
+  const signer = wallet instanceof Uint8Array ? keypairSigner(wallet) : wallet;
+  const signedFetch: typeof fetch = async (input, init = {}) => {
+    if (!signer) return fetchImpl(input, init);
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const method = (init.method ?? 'GET').toUpperCase();
+    const headers = new Headers(init.headers);
+    for (const [name, value] of Object.entries(await signedHeaders(signer, method, url.pathname + url.search))) headers.set(name, value);
+    return fetchImpl(url, { ...init, method, headers });
+  };
+  const trpc = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${origin}/trpc`, fetch: signedFetch })] });
+  const { agents, conversations } = trpc;
+
+  return {
+    /** The signing wallet's address, if any. */
+    address: signer?.address,
+    agents: {
+      search: (filters: AgentSearchInput = {}) => call(() => agents.search.query(filters)),
+      get: (id: string) => call(() => agents.get.query({ id })),
+      register: (input: AgentRegistrationInput) => call(() => agents.register.mutate(input)),
+      update: (id: string, changes: AgentUpdateInput) => call(() => agents.update.mutate({ ...changes, id })),
+      remove: (id: string) => call(() => agents.remove.mutate({ id })),
+      stats: (id: string) => call(() => agents.stats.query({ id })),
+    },
+    conversations: {
+      create: (input: Inputs['conversations']['create']) => call(() => conversations.create.mutate(input)),
+      get: (id: string) => call(() => conversations.get.query({ id })),
+      messages: (id: string, page: Omit<Inputs['conversations']['messages'], 'id'> = {}) =>
+        call(() => conversations.messages.query({ ...page, id })),
+      send: (id: string, message: Omit<Inputs['conversations']['send'], 'id'>) => call(() => conversations.send.mutate({ ...message, id })),
+    },
+  };
+}
+
+export type MarketplaceClient = ReturnType<typeof createMarketplaceClient>;

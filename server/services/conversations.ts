@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { raw } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
+import type { Database } from '../db/orm.ts';
+import { Agent, Conversation, Message } from '../db/entities/index.ts';
+import { AppError } from '../errors.ts';
+import type { ConversationCreate, ConversationOut, MessageHistory, MessageOut, MessageSend } from '../schemas/marketplace.ts';
+import { agentNotFound } from './agents.ts';
+
+const conversationNotFound = (id: string) => new AppError('CONVERSATION_NOT_FOUND', `Conversation '${id}' not found`);
+const notParticipant = () => new AppError('UNAUTHORIZED_ACCESS', 'Only the consumer and the agent of this conversation may do this');
+
+const conversationOut = (c: Conversation): ConversationOut => ({
+  id: c.id,
+  agentId: c.agent,
+  clientWallet: c.clientWallet,
+  status: 'ACTIVE',
+  createdAt: c.createdAt.toISOString(),
+  updatedAt: c.updatedAt.toISOString(),
+});
+
+const messageOut = (m: Pick<Message, 'id' | 'conversation' | 'senderWallet' | 'content' | 'createdAt'>): MessageOut => ({
+  id: m.id,
+  conversationId: m.conversation,
+  senderWallet: m.senderWallet,
+  content: m.content,
+  messageType: 'TEXT',
+  createdAt: m.createdAt.toISOString(),
+});
+
+/** Conversations between a consumer and an agent, and their messages. Participants only. */
+export class ConversationService {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  async create(wallet: string, input: ConversationCreate): Promise<ConversationOut & { messages: MessageOut[] }> {
+    if (input.clientWallet !== wallet) throw new AppError('UNAUTHORIZED_ACCESS', 'clientWallet must be the signing wallet');
+    return this.#db.em().transactional(async (em) => {
+      const agent = await em.findOne(Agent, { id: input.agentId, deletedAt: null });
+      if (!agent) throw agentNotFound(input.agentId);
+      if (agent.walletAddress === wallet) throw new AppError('UNAUTHORIZED_ACCESS', 'An agent cannot open a conversation with itself');
+      const now = new Date();
+      const conversation = { id: randomUUID(), agent: agent.id, clientWallet: wallet, status: 'ACTIVE', createdAt: now, updatedAt: now };
+      const message = { id: randomUUID(), conversation: conversation.id, senderWallet: wallet, content: input.initialMessage, messageType: 'TEXT', createdAt: now };
+      await em.insert(Conversation, conversation);
+      await em.insert(Message, message);
+      return { ...conversationOut(conversation as Conversation), messages: [messageOut(message)] };
+    });
+  }
+
+  async get(wallet: string, id: string): Promise<ConversationOut> {
+    const { conversation } = await this.#participant(this.#db.em(), wallet, id);
+    return conversationOut(conversation);
+  }
+
+  /** Messages in the order they were sent; `since` keeps those created after it. */
+  async history(wallet: string, id: string, page: MessageHistory) {
+    const em = this.#db.em();
+    await this.#participant(em, wallet, id);
+    const where = { conversation: id, ...(page.since ? { createdAt: { $gt: new Date(page.since) } } : {}) };
+    const [messages, total] = await em.findAndCount(Message, where, {
+      orderBy: { seq: 'asc' },
+      limit: page.limit,
+      offset: page.offset,
+    });
+    return { messages: messages.map(messageOut), total, limit: page.limit, offset: page.offset };
+  }
+
+  /**
+   * Adds a message. The agent's first reply also records its response time (from the consumer's
+   * initial message), which the agent's `responseTime` averages.
+   */
+  async send(wallet: string, id: string, input: MessageSend): Promise<MessageOut> {
+    if (input.senderWallet !== wallet) throw new AppError('UNAUTHORIZED_ACCESS', 'senderWallet must be the signing wallet');
+    return this.#db.em().transactional(async (em) => {
+      const { conversation, agent } = await this.#participant(em, wallet, id);
+      const now = new Date();
+      const message = { id: randomUUID(), conversation: id, senderWallet: wallet, content: input.content, messageType: 'TEXT', createdAt: now };
+      await em.insert(Message, message);
+      const firstReply = wallet === agent.walletAddress && !conversation.firstReplyAt;
+      await em.nativeUpdate(Conversation, { id }, { updatedAt: now, ...(firstReply ? { firstReplyAt: now } : {}) });
+      if (firstReply) {
+        const minutes = (now.getTime() - conversation.createdAt.getTime()) / 60_000;
+        await em.nativeUpdate(
+          Agent,
+          { id: agent.id },
+          { responseMinutesSum: raw('response_minutes_sum + ?', [minutes]), responseCount: raw('response_count + 1') },
+        );
+      }
+      return messageOut(message);
+    });
+  }
+
+  /** The conversation and its agent, if the wallet takes part in it. */
+  async #participant(em: EntityManager, wallet: string, id: string) {
+    const conversation = await em.findOne(Conversation, { id });
+    if (!conversation) throw conversationNotFound(id);
+    const agent = await em.findOneOrFail(Agent, { id: conversation.agent });
+    if (wallet !== conversation.clientWallet && wallet !== agent.walletAddress) throw notParticipant();
+    return { conversation, agent };
+  }
+}
