@@ -16,9 +16,12 @@ type DocResponse = { description: string; content?: Record<string, { schema?: Re
 type Operation = { operationId: string; security?: Record<string, string[]>[]; responses: Record<string, DocResponse> };
 
 /** Every operation of the document as [METHOD, path, operation]. */
-const operations: [string, string, Operation][] = Object.entries(committed.paths as Record<string, Record<string, Operation>>).flatMap(
+const allOperations: [string, string, Operation][] = Object.entries(committed.paths as Record<string, Record<string, Operation>>).flatMap(
   ([path, item]) => Object.entries(item).map(([method, op]): [string, string, Operation] => [method.toUpperCase(), path, op]),
 );
+/** The resource API's operations (the marketplace's live under /api and are checked at the end). */
+const operations = allOperations.filter(([, path]) => !path.startsWith('/api/'));
+const marketplaceOperations = allOperations.filter(([, path]) => path.startsWith('/api/'));
 const statusesOf = (op: Operation) => Object.keys(op.responses).map(Number);
 
 /** The resource endpoints of the spec (the document must hold these, whatever else it grows). */
@@ -183,5 +186,47 @@ describe('GET /reference', () => {
     const init = scripts.join('\n');
     expect(init).toContain("'/openapi.json'");
     expect(foreignUrls(init)).toEqual([]);
+  });
+});
+
+describe('marketplace operations', () => {
+  it('document all ten endpoints of the spec so far', () => {
+    expect(marketplaceOperations.map(([method, path]) => `${method} ${path}`).sort()).toEqual(
+      [
+        'GET /api/agents/search', 'GET /api/agents/{id}', 'POST /api/agents/register', 'PATCH /api/agents/{id}',
+        'DELETE /api/agents/{id}', 'GET /api/agents/{id}/stats', 'POST /api/conversations', 'GET /api/conversations/{id}',
+        'GET /api/conversations/{id}/messages', 'POST /api/conversations/{id}/messages',
+      ].sort(),
+    );
+  });
+
+  it.each([
+    ['POST', '/api/agents/register', 201],
+    ['POST', '/api/conversations', 201],
+    ['POST', '/api/conversations/{id}/messages', 201],
+    ['DELETE', '/api/agents/{id}', 204],
+  ])('%s %s documents %i as its success', (method, path, status) => {
+    const op = marketplaceOperations.find(([m, p]) => m === method && p === path)![2];
+    expect(statusesOf(op).filter((s) => s < 300)).toEqual([status]);
+  });
+
+  it.each(marketplaceOperations)('%s %s documents its errors as MarketplaceError, 429 included', (_method, _path, op) => {
+    expect(statusesOf(op)).toContain(429);
+    for (const status of statusesOf(op).filter((s) => s >= 400)) {
+      expect(JSON.stringify(op.responses[String(status)])).toContain('#/components/schemas/MarketplaceError');
+    }
+  });
+
+  const isPublic = (method: string, path: string) => method === 'GET' && (path === '/api/agents/search' || path === '/api/agents/{id}');
+
+  it.each(marketplaceOperations.filter(([method, path]) => !isPublic(method, path)))(
+    '%s %s requires the three wallet headers together',
+    (_method, _path, op) => {
+      expect((op as { security?: unknown }).security).toEqual([{ WalletAddress: [], WalletSignature: [], WalletTimestamp: [] }]);
+    },
+  );
+
+  it.each(marketplaceOperations.filter(([method, path]) => isPublic(method, path)))('%s %s needs no signature', (_method, _path, op) => {
+    expect((op as { security?: unknown }).security).toBeUndefined();
   });
 });

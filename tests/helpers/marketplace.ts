@@ -1,0 +1,36 @@
+import { createMarketplaceClient, createSignedFetch, generateKeypair, keypairSigner, type AgentRegistrationInput } from '../../client-sdk/index.ts';
+
+/** A wallet with its typed client and its signed REST fetch. */
+export function walletFor(baseUrl: string) {
+  const { address, secretKey } = generateKeypair();
+  const signer = keypairSigner(secretKey);
+  return {
+    address,
+    signer,
+    sdk: createMarketplaceClient({ baseUrl, wallet: signer }),
+    /** REST call signed by this wallet: returns status, headers and the parsed body. */
+    async rest(method: string, path: string, body?: unknown) {
+      const res = await createSignedFetch(signer, baseUrl)(path, {
+        method,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      const text = await res.text();
+      return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+    },
+  };
+}
+
+export type Wallet = ReturnType<typeof walletFor>;
+
+let n = 0;
+/** A valid registration for the wallet. */
+export const registration = (walletAddress: string, overrides: Partial<AgentRegistrationInput> = {}): AgentRegistrationInput => ({
+  walletAddress,
+  name: `Agent ${++n}`,
+  tagline: 'Translates legal documents overnight',
+  description: 'A careful translation agent for contracts and filings.',
+  categories: ['Translation'],
+  basePrice: 25,
+  endpoint: 'https://agent.example.com/run',
+  ...overrides,
+});
