@@ -19,7 +19,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { startServer, type RunningServer } from '../server/app.ts';
 import type { Config, DatabaseConfig } from '../server/config.ts';
-import { EmployeeResource } from '../server/db/entities.ts';
+import { EmployeeResource } from '../server/db/entities/index.ts';
 import { createLogger } from '../server/logger.ts';
 import type { EmployeeCreate } from '../server/schemas/resources.ts';
 
