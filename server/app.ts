@@ -31,11 +31,13 @@ const json = (res: ServerResponse, status: number, body: unknown) =>
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   const db = await openDatabase(config.database, (message) => log.debug({ component: 'orm' }, message));
   // Rate-limit counters: in memory for the single-process embedded default, else shared through PostgreSQL.
-  const limiterPool = config.database.kind === 'postgresql' ? new pg.Pool({ connectionString: config.database.url, max: 5 }) : undefined;
+  const limiterPool = config.database.kind === 'postgresql' && config.rateLimits !== 'off' ? new pg.Pool({ connectionString: config.database.url, max: 5 }) : undefined;
   const rateLimiter = createRateLimiter(
-    limiterPool
-      ? { kind: 'postgres', pool: limiterPool, onStoreError: (err, rule) => log.warn({ err, rule: rule.name }, 'rate-limit store failed; counting in memory') }
-      : { kind: 'memory' },
+    config.rateLimits === 'off'
+      ? { kind: 'off' }
+      : limiterPool
+        ? { kind: 'postgres', pool: limiterPool, onStoreError: (err, rule) => log.warn({ err, rule: rule.name }, 'rate-limit store failed; counting in memory') }
+        : { kind: 'memory' },
   );
   const services = createServices(db, { rateLimiter, ...(config.publicBaseUrl ? { publicBaseUrl: config.publicBaseUrl } : {}) });
   if (config.database.kind === 'pglite') await ensureDevOrganization(services.organizations, config.database.dataDir, log);

@@ -8,6 +8,7 @@ const Env = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   PGLITE_TEMPLATE: z.string().min(1).optional(),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
 });
@@ -23,6 +24,8 @@ export interface Config {
   database: DatabaseConfig;
   /** The origin clients see (behind a proxy); signed URLs may use it in absolute form. */
   publicBaseUrl?: string;
+  /** `off` skips rate limiting (benchmarks, trusted networks). */
+  rateLimits?: 'on' | 'off';
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   shutdownTimeoutMs: number;
 }
@@ -42,6 +45,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { kind: 'postgresql', url: e.DATABASE_URL }
       : { kind: 'pglite', dataDir: e.DATA_DIR, ...(e.PGLITE_TEMPLATE ? { template: e.PGLITE_TEMPLATE } : {}) },
     ...(e.PUBLIC_BASE_URL ? { publicBaseUrl: e.PUBLIC_BASE_URL } : {}),
+    rateLimits: e.RATE_LIMITS,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };

@@ -55,6 +55,8 @@ export interface RateDecision {
 }
 
 export type RateLimitStore =
+  /** Nothing is counted: every call is allowed (benchmarks, trusted networks). */
+  | { kind: 'off' }
   | { kind: 'memory' }
   | {
       kind: 'postgres';
@@ -76,8 +78,15 @@ export interface RateLimiter {
 export const RATE_LIMIT_TABLE = 'rate_limits';
 
 export function createRateLimiter(store: RateLimitStore): RateLimiter {
+  if (store.kind === 'off') return unlimited;
   return store.kind === 'memory' ? memoryLimiter() : postgresLimiter(store);
 }
+
+/** Allows everything; the headers still name each rule's limit. */
+const unlimited: RateLimiter = {
+  consume: async (rule) => ({ allowed: true, limit: rule.points, remaining: rule.points, resetAt: Math.ceil(Date.now() / 1000) + rule.durationSeconds, retryAfterSeconds: 0 }),
+  close: async () => {},
+};
 
 function memoryLimiter(): RateLimiter {
   const limiters = new RuleCache((rule) => new RateLimiterMemory(limiterOptions(rule)));

@@ -197,3 +197,13 @@ describe('postgres store failure', () => {
     await limiter.close();
   });
 });
+
+describe('RATE_LIMITS=off', () => {
+  it('allows every call and still names the rule', async () => {
+    const limiter = createRateLimiter({ kind: 'off' });
+    for (let i = 0; i < 500; i++) {
+      const decision = await limiter.consume(RATE_RULES['agents.register'], 'ip:127.0.0.1');
+      expect(decision).toMatchObject({ allowed: true, limit: 5, retryAfterSeconds: 0 });
+    }
+  });
+});
