@@ -44,9 +44,9 @@ export async function signedHeaders(
   signer: WalletSigner,
   method: string,
   url: string,
-  now: number = Date.now(),
+  now?: number,
 ): Promise<WalletHeaders> {
-  const timestamp = String(Math.floor(now));
+  const timestamp = String(now === undefined ? nextTimestamp(signer) : Math.floor(now));
   const message = new TextEncoder().encode(`${method.toUpperCase()}:${url}:${timestamp}`);
   const signature = await signer.sign(message);
   return {
@@ -54,6 +54,18 @@ export async function signedHeaders(
     'X-Signature': bs58.encode(signature),
     'X-Timestamp': timestamp,
   };
+}
+
+const lastTimestamps = new WeakMap<WalletSigner, number>();
+
+/**
+ * Now, but strictly increasing per signer: the server accepts a signed POST once, so two requests
+ * signed within one millisecond must not carry the same timestamp.
+ */
+function nextTimestamp(signer: WalletSigner): number {
+  const timestamp = Math.max(Date.now(), (lastTimestamps.get(signer) ?? 0) + 1);
+  lastTimestamps.set(signer, timestamp);
+  return timestamp;
 }
 
 /**

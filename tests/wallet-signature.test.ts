@@ -427,3 +427,13 @@ describe('createSignedFetch against a node:http server', () => {
     await expect(api('api/orders')).rejects.toThrow(TypeError);
   });
 });
+
+describe('timestamps', () => {
+  it('are strictly increasing per signer, so requests signed in one millisecond never look replayed', async () => {
+    const signer = keypairSigner(generateKeypair().secretKey);
+    const stamps: number[] = [];
+    for (let i = 0; i < 50; i++) stamps.push(Number((await signedHeaders(signer, 'POST', '/api/conversations'))['X-Timestamp']));
+    for (let i = 1; i < stamps.length; i++) expect(stamps[i]).toBeGreaterThan(stamps[i - 1]!);
+    expect(Math.abs(stamps.at(-1)! - Date.now())).toBeLessThan(1_000);
+  });
+});
