@@ -1,19 +1,27 @@
 /**
- * Benchmark of the employee-resource API: what the HTTP stack costs on top of the database work.
+ * Benchmark of the employee-resource and marketplace APIs: what the HTTP stack costs on top of the
+ * database work.
  *
  * For each database — embedded PGlite in a fresh temp data dir, and PostgreSQL when it can be reached
  * (DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test; a throwaway bench_<random> database) —
- * it starts the real server in-process on 127.0.0.1, seeds 1,000 employees into one organization and
- * measures, each with 10 operations in flight for 5 s after a 1 s warm-up:
- *   GET  /employee-resources   over HTTP (autocannon), via ResourceService.listEmployees, via a raw em.find
- *   POST /employee-resources   over HTTP (autocannon), via ResourceService.createEmployee
- * The direct runs keep the HTTP runs' concurrency, so HTTP/direct shows the price of routing, API-key
- * authentication (cached after the first request), validation and JSON serialization. autocannon runs
- * in a worker thread so the load generator does not share the server's event loop.
+ * it starts the real server in-process on 127.0.0.1 with rate limits off (config `rateLimits: 'off'`,
+ * as RATE_LIMITS=off: one wallet would otherwise get 120 requests a minute, and the bench would measure
+ * 429s), and measures, each with 10 operations in flight for 5 s after a 1 s warm-up:
+ *   Resource API, 1,000 employees seeded into one organization:
+ *     GET  /employee-resources   over HTTP (autocannon), via ResourceService.listEmployees, via a raw em.find
+ *     POST /employee-resources   over HTTP (autocannon), via ResourceService.createEmployee
+ *   Marketplace API, 10,000 agents and a 200-message conversation (scripts/bench-marketplace.ts):
+ *     GET  /api/conversations/:id/messages   wallet-signed, over HTTP and via ConversationService.history
+ *     GET  /api/agents/search?query=…        over HTTP and via AgentService.search
+ * The direct runs keep the HTTP runs' concurrency, so HTTP/direct shows the price of routing,
+ * authentication (API key, cached after the first request; or an Ed25519 signature, verified on every
+ * request), validation and JSON serialization. autocannon runs in a worker thread so the load
+ * generator does not share the server's event loop. 429 answers are counted in a column of their own.
+ * Last, Ed25519 verifications per second, node:crypto vs tweetnacl (scripts/bench-signatures.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -22,6 +30,8 @@ import type { Config, DatabaseConfig } from '../server/config.ts';
 import { EmployeeResource } from '../server/db/entities/index.ts';
 import { createLogger } from '../server/logger.ts';
 import type { EmployeeCreate } from '../server/schemas/resources.ts';
+import { SEEDED_AGENTS, setUpMarketplace, type MarketplaceScenario } from './bench-marketplace.ts';
+import { benchSignatures } from './bench-signatures.ts';
 
 const HOST = '127.0.0.1';
 const SEEDED_EMPLOYEES = 1_000;
@@ -39,7 +49,10 @@ interface Measurement {
   p50Ms: number;
   p99Ms: number;
   succeeded: number;
+  /** Every non-2xx answer or error, 429s included. */
   failed: number;
+  /** HTTP runs only: how many of the failures were 429 Too Many Requests. */
+  rateLimited?: number;
   firstFailure?: string;
 }
 
@@ -102,7 +115,8 @@ function redactPassword(url: string): string {
 // ---- server and data ---------------------------------------------------------------------------
 
 function benchConfig(database: DatabaseConfig): Config {
-  return { port: 0, host: HOST, database, logLevel: 'silent', shutdownTimeoutMs: 5_000 };
+  // Rate limits off: the bench sends thousands of requests a second from one wallet / one IP.
+  return { port: 0, host: HOST, database, rateLimits: 'off', logLevel: 'silent', shutdownTimeoutMs: 5_000 };
 }
 
 function employeeBody(resourceId: string): EmployeeCreate {
@@ -149,17 +163,20 @@ interface HttpScenario {
   scenario: string;
   method: 'GET' | 'POST';
   path: string;
-  apiKey: string;
+  /** Sent unchanged with every request (an API key, or wallet headers signed once for a GET). */
+  headers: Record<string, string>;
   /** Request body; `[<id>]` is replaced by a unique id in every request. */
   body?: string;
 }
+
+const apiKeyHeaders = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` });
 
 async function runAutocannon(baseUrl: string, scenario: HttpScenario, seconds: number): Promise<autocannon.Result> {
   return autocannon({
     url: `${baseUrl}${scenario.path}`,
     method: scenario.method,
     headers: {
-      authorization: `Bearer ${scenario.apiKey}`,
+      ...scenario.headers,
       ...(scenario.body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     ...(scenario.body === undefined ? {} : { body: scenario.body, idReplacement: true }),
@@ -175,15 +192,24 @@ async function measureHttp(baseUrl: string, scenario: HttpScenario): Promise<Mea
   const result = await runAutocannon(baseUrl, scenario, MEASURE_SECONDS);
   const succeeded = result['2xx'];
   const failed = result.non2xx + result.errors;
+  const rateLimited = result.statusCodeStats?.['429']?.count ?? 0;
+  const statuses = Object.entries(result.statusCodeStats ?? {})
+    .filter(([code]) => !code.startsWith('2'))
+    .map(([code, { count }]) => `${count ?? 0}× ${code}`)
+    .join(', ');
   return {
     scenario: scenario.scenario,
     path: 'HTTP (autocannon)',
+    // Only 2xx answers count: a 429 or an error is fast and would flatter the figure.
     opsPerSecond: succeeded / result.duration,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     succeeded,
     failed,
-    ...(failed > 0 ? { firstFailure: `${result.non2xx} non-2xx responses, ${result.errors} connection errors` } : {}),
+    rateLimited,
+    ...(failed > 0
+      ? { firstFailure: `${result.non2xx} non-2xx responses (${statuses || 'codes not recorded'}), ${result.errors} connection errors; latency percentiles include them` }
+      : {}),
   };
 }
 
@@ -243,7 +269,7 @@ async function measureListing(target: BenchTarget): Promise<Measurement[]> {
   const { server, orgId, apiKey } = target;
   const scenario = 'GET /employee-resources';
   return [
-    await measureHttp(server.url, { scenario, method: 'GET', path: '/employee-resources', apiKey }),
+    await measureHttp(server.url, { scenario, method: 'GET', path: '/employee-resources', headers: apiKeyHeaders(apiKey) }),
     await measureDirect(scenario, 'service listEmployees', () => server.services.resources.listEmployees(orgId)),
     await measureDirect(scenario, 'MikroORM em.fork().find (ref.)', () =>
       server.db.orm.em.fork().find(EmployeeResource, { organization: orgId }),
@@ -257,20 +283,33 @@ async function measureCreation(target: BenchTarget): Promise<Measurement[]> {
   const body = JSON.stringify(employeeBody('http-[<id>]'));
   const nextId = uniqueIds('direct');
   return [
-    await measureHttp(server.url, { scenario, method: 'POST', path: '/employee-resources', apiKey, body }),
+    await measureHttp(server.url, { scenario, method: 'POST', path: '/employee-resources', headers: apiKeyHeaders(apiKey), body }),
     await measureDirect(scenario, 'service createEmployee', () =>
       server.services.resources.createEmployee(orgId, employeeBody(nextId())),
     ),
   ];
 }
 
+/** Each marketplace scenario over HTTP, then through each of its direct paths. */
+async function measureMarketplace(baseUrl: string, scenarios: readonly MarketplaceScenario[]): Promise<Measurement[]> {
+  const rows: Measurement[] = [];
+  for (const { scenario, http, direct } of scenarios) {
+    rows.push(await measureHttp(baseUrl, { scenario, method: 'GET', path: http.path, headers: http.headers }));
+    for (const { path, operation } of direct) rows.push(await measureDirect(scenario, path, operation));
+  }
+  return rows;
+}
+
 // ---- report ------------------------------------------------------------------------------------
+
+/** Below this many operations a p99 is little more than the maximum. */
+const FEW_SAMPLES = 100;
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const decimal = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 function printTable(rows: readonly Measurement[]): void {
-  const header = ['scenario', 'path', 'ops/s', 'p50 ms', 'p99 ms', 'ok', 'failed'];
+  const header = ['scenario', 'path', 'ops/s', 'p50 ms', 'p99 ms', 'ok', 'failed', 'of which 429'];
   const cells = rows.map((m) => [
     m.scenario,
     m.path,
@@ -279,6 +318,7 @@ function printTable(rows: readonly Measurement[]): void {
     decimal.format(m.p99Ms),
     integer.format(m.succeeded),
     integer.format(m.failed),
+    m.rateLimited === undefined ? '-' : integer.format(m.rateLimited),
   ]);
   const widths = header.map((title, i) => Math.max(title.length, ...cells.map((row) => row[i]?.length ?? 0)));
   const line = (row: readonly string[]) =>
@@ -291,9 +331,13 @@ function printTable(rows: readonly Measurement[]): void {
     previousScenario = row[0] ?? '';
     console.log(`  ${line([scenario, ...row.slice(1)])}`);
   }
-  console.log('  (autocannon records latency in whole milliseconds; the direct runs time each call with performance.now())');
+  console.log('  (ops/s counts successful operations only; autocannon records latency in whole milliseconds,');
+  console.log('   the direct runs time each call with performance.now())');
   for (const m of rows.filter((row) => row.firstFailure !== undefined)) {
     console.log(`  ! ${m.scenario} via ${m.path}: ${m.failed} failed; first: ${m.firstFailure}`);
+  }
+  for (const m of rows.filter((row) => row.succeeded < FEW_SAMPLES)) {
+    console.log(`  note: ${m.scenario} via ${m.path}: only ${m.succeeded} operations, so p99 is about the slowest of them`);
   }
 }
 
@@ -326,18 +370,29 @@ async function benchDatabase(database: ThrowawayDatabase): Promise<void> {
   const startedAt = performance.now();
   const server = await startServer(benchConfig(database.config), createLogger('silent'));
   try {
-    console.log(`  server up at ${server.url} in ${seconds(startedAt)}`);
+    console.log(`  server up at ${server.url} in ${seconds(startedAt)}; rate limits off (rateLimits: 'off')`);
+    console.log(`  each run: ${CONCURRENCY} in flight, ${WARMUP_SECONDS} s warm-up + ${MEASURE_SECONDS} s measured`);
+
+    console.log('\n  -- Resource API');
     const { orgId, apiKey } = await server.services.organizations.create('Bench');
     const target = { server, orgId, apiKey };
     const seedingAt = performance.now();
     await seedEmployees(target);
-    console.log(`  seeded ${integer.format(SEEDED_EMPLOYEES)} employees in ${seconds(seedingAt)}`);
+    console.log(`  seeded ${integer.format(SEEDED_EMPLOYEES)} employees in ${seconds(seedingAt)}\n`);
     await checkScenariosWork(target);
-    console.log(`  each run: ${CONCURRENCY} in flight, ${WARMUP_SECONDS} s warm-up + ${MEASURE_SECONDS} s measured\n`);
-    const rows = [...(await measureListing(target)), ...(await measureCreation(target))];
-    printTable(rows);
+    const resourceRows = [...(await measureListing(target)), ...(await measureCreation(target))];
+    printTable(resourceRows);
     console.log('');
-    printRatios(rows);
+    printRatios(resourceRows);
+
+    console.log('\n  -- Marketplace API');
+    const marketplace = await setUpMarketplace(server);
+    for (const note of marketplace.notes) console.log(`  ${note}`);
+    console.log('');
+    const marketplaceRows = await measureMarketplace(server.url, marketplace.scenarios);
+    printTable(marketplaceRows);
+    console.log('');
+    printRatios(marketplaceRows);
   } finally {
     await server.close();
     await database.drop();
@@ -346,6 +401,12 @@ async function benchDatabase(database: ThrowawayDatabase): Promise<void> {
 
 function seconds(since: number): string {
   return `${decimal.format((performance.now() - since) / 1_000)} s`;
+}
+
+/** Other work on the machine lowers every figure: printed so a slow run can be told from a slow server. */
+function machineLoad(): string {
+  const [oneMinute = 0] = loadavg();
+  return `load average ${decimal.format(oneMinute)} (1 min) on ${availableParallelism()} cores`;
 }
 
 async function benchPostgresIfReachable(): Promise<void> {
@@ -373,10 +434,14 @@ async function reportingFailure(bench: () => Promise<void>): Promise<void> {
 
 async function main(): Promise<void> {
   const startedAt = performance.now();
-  console.log(`Employee-resource API benchmark: ${integer.format(SEEDED_EMPLOYEES)} employees, Node ${process.version}`);
+  console.log(
+    `API benchmark: ${integer.format(SEEDED_EMPLOYEES)} employees, ${integer.format(SEEDED_AGENTS)} agents, Node ${process.version}; ${machineLoad()}`,
+  );
   await reportingFailure(() => benchDatabase(createPgliteDatabase()));
   await reportingFailure(benchPostgresIfReachable);
-  console.log(`\nDone in ${seconds(startedAt)}.`);
+  console.log('\n== Wallet signatures (no database)');
+  await reportingFailure(benchSignatures);
+  console.log(`\nDone in ${seconds(startedAt)}; ${machineLoad()}.`);
 }
 
 await main();
