@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
@@ -48,18 +49,21 @@ async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   }
 }
 
+/** PostgreSQL extensions the schema uses (PGlite loads them explicitly). */
+const extensions = { pg_trgm };
+
 /** Opens PGlite at a data dir. A fresh dir is seeded from a prepared dump when one is given (skips initdb). */
 async function openPglite(dataDir: string, template?: string): Promise<{ pglite: PGlite; unlock(): Promise<void> }> {
   if (dataDir.startsWith('memory://')) {
     const loadDataDir = template ? new Blob([readFileSync(template)]) : undefined;
-    return { pglite: await PGlite.create(loadDataDir ? { loadDataDir } : {}), unlock: async () => {} };
+    return { pglite: await PGlite.create({ extensions, ...(loadDataDir ? { loadDataDir } : {}) }), unlock: async () => {} };
   }
   await mkdir(dataDir, { recursive: true });
   const unlock = await lockDataDir(dataDir);
   try {
     const fresh = !existsSync(`${dataDir}/PG_VERSION`);
     const loadDataDir = fresh && template ? new Blob([readFileSync(template)]) : undefined;
-    return { pglite: await PGlite.create({ dataDir, ...(loadDataDir ? { loadDataDir } : {}) }), unlock };
+    return { pglite: await PGlite.create({ dataDir, extensions, ...(loadDataDir ? { loadDataDir } : {}) }), unlock };
   } catch (error) {
     await unlock();
     throw error;

@@ -17,6 +17,11 @@ export const Agent = defineEntity({
   name: 'Agent',
   indexes: [
     { name: 'agent_search_vector_index', expression: 'create index "agent_search_vector_index" on "agent" using gin ("search_vector")' },
+    // Substring search (ILIKE '%...%') over the same text, through trigrams (extension pg_trgm).
+    {
+      name: 'agent_search_text_index',
+      expression: `create index "agent_search_text_index" on "agent" using gin ((name || ' ' || tagline || ' ' || description) gin_trgm_ops)`,
+    },
     { properties: ['status', 'rating', 'completedOrders'] },
   ],
   properties: {

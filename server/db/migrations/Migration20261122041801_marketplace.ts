@@ -1,13 +1,16 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261122035901_marketplace extends Migration {
+export class Migration20261122041801_marketplace extends Migration {
 
-  override name = 'Migration20261122035901_marketplace';
+  override name = 'Migration20261122041801_marketplace';
 
   override up(): void | Promise<void> {
+    // Trigram indexes for substring search (added by hand: the entity diff does not emit extensions).
+    this.addSql(`create extension if not exists pg_trgm;`);
     this.addSql(`create table "agent" ("id" uuid not null, "wallet_address" varchar(44) not null, "name" varchar(100) not null, "tagline" varchar(200) not null, "description" text not null, "avatar_url" text null, "banner_url" text null, "categories" jsonb not null, "base_price_micro" bigint not null, "endpoint" text not null, "stake_amount_micro" bigint not null, "services" jsonb not null, "status" varchar(16) not null, "rating" numeric(6,4) not null default 0, "review_count" int not null default 0, "total_orders" int not null default 0, "completed_orders" int not null default 0, "response_minutes_sum" numeric(18,6) not null default 0, "response_count" int not null default 0, "created_at" timestamptz not null, "updated_at" timestamptz not null, "deleted_at" timestamptz null, "search_vector" tsvector generated always as (to_tsvector('english', name || ' ' || tagline || ' ' || description)) stored null, primary key ("id"));`);
     this.addSql(`alter table "agent" add constraint "agent_wallet_address_unique" unique ("wallet_address");`);
     this.addSql(`create index "agent_search_vector_index" on "agent" using gin ("search_vector");`);
+    this.addSql(`create index "agent_search_text_index" on "agent" using gin ((name || ' ' || tagline || ' ' || description) gin_trgm_ops);`);
     this.addSql(`create index "agent_status_rating_completed_orders_index" on "agent" ("status", "rating", "completed_orders");`);
 
     this.addSql(`create table "conversation" ("id" uuid not null, "agent_id" uuid not null, "client_wallet" varchar(44) not null, "status" varchar(16) not null, "first_reply_at" timestamptz null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
