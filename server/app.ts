@@ -39,7 +39,11 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
         ? { kind: 'postgres', pool: limiterPool, onStoreError: (err, rule) => log.warn({ err, rule: rule.name }, 'rate-limit store failed; counting in memory') }
         : { kind: 'memory' },
   );
-  const services = createServices(db, { rateLimiter, ...(config.publicBaseUrl ? { publicBaseUrl: config.publicBaseUrl } : {}) });
+  const services = createServices(db, {
+    rateLimiter,
+    log: (err) => log.warn({ err }, 'background cleanup failed'),
+    ...(config.publicBaseUrl ? { publicBaseUrl: config.publicBaseUrl } : {}),
+  });
   if (config.database.kind === 'pglite') await ensureDevOrganization(services.organizations, config.database.dataDir, log);
 
   const openapi = JSON.stringify(buildOpenApiDocument());

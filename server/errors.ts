@@ -52,9 +52,14 @@ export class AppError extends Error {
     this.details = details;
   }
 
-  /** The HTTP status for an API: the marketplace answers validation errors with 422, the resource API with 400. */
+  /**
+   * The HTTP status for an API: the marketplace answers validation errors with 422 (the resource API
+   * with 400), and an unreachable database with 503 (the resource API's spec has 500 for every failure).
+   */
   statusFor(api: Api): number {
-    return this.code === 'VALIDATION_ERROR' && api === 'marketplace' ? 422 : STATUS[this.code];
+    if (this.code === 'VALIDATION_ERROR' && api === 'marketplace') return 422;
+    if (this.code === 'SERVICE_UNAVAILABLE' && api === 'resources') return 500;
+    return STATUS[this.code];
   }
 }
 

@@ -118,6 +118,18 @@ describe('messages', () => {
     expect((await stranger.rest('GET', `/api/conversations/${conversation.id}/messages`)).status).toBe(403);
   });
 
+  it('counts only one first reply when the agent answers concurrently', async () => {
+    const { body: conversation } = await open();
+    const before = await server.db.em().getConnection().execute<{ response_count: number }[]>('select response_count from agent where id = ?', [agentId]);
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        provider.sdk.conversations.send(conversation.id, { senderWallet: provider.address, content: `reply ${i}`, messageType: 'TEXT' }),
+      ),
+    );
+    const after = await server.db.em().getConnection().execute<{ response_count: number }[]>('select response_count from agent where id = ?', [agentId]);
+    expect(Number(after[0]!.response_count)).toBe(Number(before[0]!.response_count) + 1);
+  });
+
   it("the agent's first reply sets its responseTime", async () => {
     const { body: conversation } = await open();
     await provider.sdk.conversations.send(conversation.id, { senderWallet: provider.address, content: 'on it', messageType: 'TEXT' });

@@ -107,7 +107,7 @@ describe('random and malformed requests to every endpoint', () => {
       }),
       { numRuns: 400 },
     );
-  });
+  }, 180_000); // hundreds of real HTTP calls: room for a loaded machine
 });
 
 describe('valid resources', () => {
@@ -128,5 +128,5 @@ describe('valid resources', () => {
       }),
       { numRuns: 60 },
     );
-  });
+  }, 180_000); // hundreds of real HTTP calls: room for a loaded machine
 });

@@ -1,3 +1,4 @@
+import { ConnectionException } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { AppError, fieldProblems } from '../../server/errors.ts';
@@ -26,8 +27,22 @@ export function asAppError(error: TRPCError): AppError {
     case 'METHOD_NOT_SUPPORTED':
       return new AppError('NOT_FOUND', error.message);
     default:
-      return new AppError('INTERNAL_ERROR', 'Internal server error');
+      return databaseUnavailable(error)
+        ? new AppError('SERVICE_UNAVAILABLE', 'Service unavailable: the database cannot be reached; retry later')
+        : new AppError('INTERNAL_ERROR', 'Internal server error');
   }
+}
+
+/** Connection refused or lost, server shutting down, database gone: PostgreSQL codes 08xxx, 57P0x, 3D000. */
+const UNAVAILABLE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|08\d{3}|57P0[1-3]|3D000)$/;
+
+function databaseUnavailable(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    if (e instanceof ConnectionException) return true;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && UNAVAILABLE.test(code)) return true;
+  }
+  return false;
 }
 
 const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -43,11 +58,12 @@ const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
 };
 
 /** Turns any failure into a TRPCError whose code matches the documented status and whose cause is the AppError. */
-export const convertErrors = middleware(async ({ next, meta }) => {
+export const convertErrors = middleware(async ({ ctx, next, meta }) => {
   const result = await next();
   if (result.ok) return result;
   const app = asAppError(result.error);
   if (app.code === 'INTERNAL_ERROR') throw result.error;
+  if (app.code === 'SERVICE_UNAVAILABLE') ctx.res.setHeader('Retry-After', 5);
   const code = TRPC_CODE[app.statusFor(meta?.api ?? 'resources')] ?? 'INTERNAL_SERVER_ERROR';
   throw new TRPCError({ code, message: app.message, cause: app });
 });

@@ -54,8 +54,8 @@ export const WALLET_HEADERS = {
   timestamp: 'x-timestamp',
 } as const;
 
-const DEFAULT_MAX_AGE_MS = 300_000;
-const DEFAULT_MAX_AHEAD_MS = 30_000;
+/** DESIGN.md: a timestamp at most 5 minutes old and at most 30 s ahead. */
+export const SIGNATURE_WINDOW = { maxAgeMs: 300_000, maxAheadMs: 30_000 } as const;
 
 // Base58 of n bytes is at most ceil(n * log(256) / log(58)) characters. Checking the length before
 // decoding keeps a huge header from costing quadratic base58 work.
@@ -124,8 +124,8 @@ function verifyEd25519(message: string, key: KeyObject | undefined, signature: U
 
 export function createWalletVerifier(options: WalletVerifierOptions = {}) {
   const now = options.now ?? Date.now;
-  const maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
-  const maxAheadMs = options.maxAheadMs ?? DEFAULT_MAX_AHEAD_MS;
+  const maxAgeMs = options.maxAgeMs ?? SIGNATURE_WINDOW.maxAgeMs;
+  const maxAheadMs = options.maxAheadMs ?? SIGNATURE_WINDOW.maxAheadMs;
   const publicBaseUrl = options.publicBaseUrl?.replace(/\/$/, '');
 
   return {

@@ -3,7 +3,7 @@ import type { TRPCError } from '@trpc/server';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import { appRouter } from '../../routers/index.ts';
 import { asAppError } from '../../routers/middleware/errors.ts';
-import { countCall, setRateLimitHeaders } from '../../routers/middleware/wallet-auth.ts';
+import { countCall, ipKey } from '../../routers/middleware/rate-limit.ts';
 import type { Meta } from '../../routers/trpc.ts';
 import { type Api, type AppError, describeProblems } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -86,10 +86,10 @@ export function createRestHandler(services: Services, log: Logger) {
       res.statusCode = app.statusFor(api);
       const body = JSON.stringify(errorBody(app, api, meta));
       if (api === 'resources' || res.hasHeader('X-RateLimit-Limit')) return end(body);
-      // A marketplace call refused before its procedure ran (bad JSON, unknown route) is still counted
-      // and still carries X-RateLimit headers, as every marketplace answer does.
-      countCall(requestContext(services, req, res), meta?.rateLimit).then(
-        ({ decision }) => (setRateLimitHeaders(res, decision), end(body)),
+      // A marketplace call refused before its procedure ran (bad JSON, unknown route) is still counted,
+      // per client IP, and still carries X-RateLimit headers, as every marketplace answer does.
+      countCall(services, res, meta?.rateLimit, ipKey(req.socket.remoteAddress ?? 'unknown')).then(
+        () => end(body),
         (err: unknown) => (log.error({ err }, 'rate limiting failed'), end(body)),
       );
       return res;

@@ -1,7 +1,7 @@
 import bs58 from 'bs58';
 import { z } from 'zod';
 import { usdcToMicro } from '../money.ts';
-import { isoDateTime, requiredText, text } from './common.ts';
+import { dateTimeInput, isoDateTime, requiredText, text } from './common.ts';
 
 export const CATEGORIES = ['Translation', 'Data', 'Code', 'Design'] as const;
 export const AGENT_STATUSES = ['ACTIVE'] as const;
@@ -23,7 +23,7 @@ export const walletAddress = z
 /** An amount in USDC: a JSON number, not negative, at most 6 decimals. */
 export const usdc = z
   .number()
-  .refine((value) => usdcToMicro(value) !== undefined, 'Must be a USDC amount: not negative, at most 6 decimals, below 10^9')
+  .refine((value) => usdcToMicro(value) !== undefined, 'Must be a USDC amount: not negative, at most 6 decimals, at most 10^9')
   .meta({ example: 25.5 });
 
 
@@ -38,7 +38,7 @@ export const pagination = (defaultLimit: number) => ({
 
 export const Service = z.strictObject({
   name: requiredText(100),
-  description: text(2000),
+  description: text(1000),
   price: usdc,
   unit: requiredText(50),
   deliveryTime: z.number().int().min(1).max(525_600).meta({ description: 'Minutes' }),
@@ -51,7 +51,7 @@ const agentFields = {
   description: requiredText(5000),
   basePrice: usdc,
   avatarUrl: webUrl,
-  services: z.array(Service).max(50),
+  services: z.array(Service).max(20),
 };
 
 export const AgentRegistration = z.strictObject({
@@ -84,7 +84,7 @@ export const AgentSearch = z.object({
   category: z.enum(CATEGORIES).optional(),
   maxPrice: z.number().min(0).optional().meta({ description: 'Maximum base price, USDC' }),
   minRating: z.number().min(0).max(5).optional(),
-  query: z.string().trim().min(1).max(200).optional().meta({ description: 'Matches name, tagline and description' }),
+  query: requiredText(200).optional().meta({ description: 'Matches name, tagline and description' }),
   ...pagination(20),
 });
 export type AgentSearch = z.output<typeof AgentSearch>;
@@ -190,6 +190,6 @@ export type MessageSend = z.output<typeof MessageSend>;
 
 export const MessageHistory = z.object({
   ...pagination(50),
-  since: isoDateTime.optional().meta({ description: 'Only messages created after this instant' }),
+  since: dateTimeInput.optional().meta({ description: 'Only messages created after this instant' }),
 });
 export type MessageHistory = z.output<typeof MessageHistory>;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Database } from '../db/orm.ts';
 import { Agent, Order, Review, type StoredService } from '../db/entities/index.ts';
@@ -24,6 +24,9 @@ const toStored = (services: Service[]): StoredService[] =>
 const fromStored = (services: StoredService[]): Service[] =>
   services.map(({ priceMicro, ...rest }) => ({ ...rest, price: microToUsdc(BigInt(priceMicro)) }));
 
+/** Mean minutes from a conversation's start to the agent's first reply (0 before any reply). */
+const responseTime = (agent: Agent) => (agent.responseCount ? agent.responseMinutesSum / agent.responseCount : 0);
+
 function listItem(agent: Agent): AgentListItem {
   return {
     id: agent.id,
@@ -38,14 +41,14 @@ function listItem(agent: Agent): AgentListItem {
     rating: agent.rating,
     totalOrders: agent.totalOrders,
     completedOrders: agent.completedOrders,
-    responseTime: agent.responseCount ? agent.responseMinutesSum / agent.responseCount : 0,
-    status: 'ACTIVE',
+    responseTime: responseTime(agent),
+    status: agent.status as AgentListItem['status'],
     createdAt: agent.createdAt.toISOString(),
   };
 }
 
-/** Orders that count as revenue: paid, whatever happened after. */
-const PAID_STATUSES = ['PAID', 'DELIVERED', 'COMPLETED'];
+/** Orders that count as revenue: paid, whatever happened after (an SQL list of constants). */
+const PAID = ['PAID', 'DELIVERED', 'COMPLETED'].map((status) => `'${status}'`).join(', ');
 
 /** Provider agents: registration, search, detail, owner updates and stats. */
 export class AgentService {
@@ -96,8 +99,9 @@ export class AgentService {
       params.push(JSON.stringify([filters.category]));
     }
     if (filters.maxPrice !== undefined) {
-      conditions.push('base_price_micro <= ?');
-      params.push(usdcToMicro(filters.maxPrice) ?? BigInt(Math.floor(filters.maxPrice * 1e6)));
+      // Exact decimal arithmetic in SQL: any JSON number (1e30 too) compares without floating point.
+      conditions.push('base_price_micro <= floor(?::numeric * 1000000)');
+      params.push(String(filters.maxPrice));
     }
     if (filters.minRating !== undefined) {
       conditions.push('rating >= ?');
@@ -155,19 +159,24 @@ export class AgentService {
     await this.#owned(em, wallet, id);
     const updatedAt = new Date();
     const { basePrice, services, ...plain } = changes;
-    await em.nativeUpdate(Agent, { id }, {
+    // Still not deleted when written: a delete between the check and here leaves nothing to update.
+    const updated = await em.nativeUpdate(Agent, { id, deletedAt: null }, {
       ...plain,
       ...(basePrice !== undefined ? { basePriceMicro: micro(basePrice) } : {}),
       ...(services !== undefined ? { services: toStored(services) } : {}),
       updatedAt,
     });
+    if (updated === 0) throw agentNotFound(id);
     return { id, updatedAt: updatedAt.toISOString() };
   }
 
-  /** Hides the agent from search and detail, keeping its orders; refused while paid orders await delivery. */
+  /**
+   * Hides the agent from search and detail, keeping its orders; refused while paid orders await
+   * delivery. The agent row stays locked until done, so a payment that locks it too cannot slip in.
+   */
   async remove(wallet: string, id: string): Promise<void> {
     await this.#db.em().transactional(async (em) => {
-      await this.#owned(em, wallet, id);
+      await this.#owned(em, wallet, id, LockMode.PESSIMISTIC_WRITE);
       const undelivered = await em.count(Order, { agent: id, status: 'PAID' });
       if (undelivered > 0) {
         throw new AppError('INVALID_STATUS_TRANSITION', `The agent has ${undelivered} paid order(s) to deliver first`);
@@ -186,18 +195,18 @@ export class AgentService {
       `select count(*) as total,
               count(*) filter (where status = 'COMPLETED') as completed,
               count(*) filter (where status = 'CANCELLED') as cancelled,
-              count(*) filter (where status in (?, ?, ?)) as paid,
-              coalesce(sum(agent_amount_micro) filter (where status in (?, ?, ?)), 0) as revenue,
-              coalesce(sum(price_micro) filter (where status in (?, ?, ?)), 0) as paid_value
+              count(*) filter (where status in (${PAID})) as paid,
+              coalesce(sum(agent_amount_micro) filter (where status in (${PAID})), 0) as revenue,
+              coalesce(sum(price_micro) filter (where status in (${PAID})), 0) as paid_value
          from orders where agent_id = ?`,
-      [...PAID_STATUSES, ...PAID_STATUSES, ...PAID_STATUSES, id],
+      [id],
     );
     const months = await connection.execute<{ month: string; revenue: string | number; orders: string | number }[]>(
       `select to_char(paid_at at time zone 'UTC', 'YYYY-MM') as month,
               coalesce(sum(agent_amount_micro), 0) as revenue, count(*) as orders
-         from orders where agent_id = ? and status in (?, ?, ?) and paid_at is not null
+         from orders where agent_id = ? and status in (${PAID}) and paid_at is not null
         group by 1 order by 1`,
-      [id, ...PAID_STATUSES],
+      [id],
     );
     const count = (value: unknown) => Number(value ?? 0);
     const total = count(totals?.total);
@@ -211,21 +220,21 @@ export class AgentService {
       averageOrderValue: paid ? microToUsdc(paidValue / BigInt(paid)) : 0,
       averageRating: agent.rating,
       totalReviews: agent.reviewCount,
-      averageResponseTime: agent.responseCount ? agent.responseMinutesSum / agent.responseCount : 0,
+      averageResponseTime: responseTime(agent),
       completionRate: total ? (count(totals?.completed) / total) * 100 : 0,
       revenueByMonth: months.map((m) => ({ month: m.month, revenue: microToUsdc(BigInt(m.revenue)), orders: count(m.orders) })),
     };
   }
 
   /** An agent that is not deleted, or AGENT_NOT_FOUND. */
-  async #active(em: EntityManager, id: string): Promise<Agent> {
-    const agent = await em.findOne(Agent, { id, deletedAt: null });
+  async #active(em: EntityManager, id: string, lockMode?: LockMode): Promise<Agent> {
+    const agent = await em.findOne(Agent, { id, deletedAt: null }, lockMode ? { lockMode } : {});
     if (!agent) throw agentNotFound(id);
     return agent;
   }
 
-  async #owned(em: EntityManager, wallet: string, id: string): Promise<Agent> {
-    const agent = await this.#active(em, id);
+  async #owned(em: EntityManager, wallet: string, id: string, lockMode?: LockMode): Promise<Agent> {
+    const agent = await this.#active(em, id, lockMode);
     if (agent.walletAddress !== wallet) throw notOwner();
     return agent;
   }

@@ -14,17 +14,17 @@ const conversationOut = (c: Conversation): ConversationOut => ({
   id: c.id,
   agentId: c.agent,
   clientWallet: c.clientWallet,
-  status: 'ACTIVE',
+  status: c.status as ConversationOut['status'],
   createdAt: c.createdAt.toISOString(),
   updatedAt: c.updatedAt.toISOString(),
 });
 
-const messageOut = (m: Pick<Message, 'id' | 'conversation' | 'senderWallet' | 'content' | 'createdAt'>): MessageOut => ({
+const messageOut = (m: Pick<Message, 'id' | 'conversation' | 'senderWallet' | 'content' | 'messageType' | 'createdAt'>): MessageOut => ({
   id: m.id,
   conversationId: m.conversation,
   senderWallet: m.senderWallet,
   content: m.content,
-  messageType: 'TEXT',
+  messageType: m.messageType as MessageOut['messageType'],
   createdAt: m.createdAt.toISOString(),
 });
 
@@ -56,13 +56,16 @@ export class ConversationService {
     return conversationOut(conversation);
   }
 
-  /** Messages in the order they were sent; `since` keeps those created after it. */
+  /**
+   * Messages in creation-time order (then insertion order), so `since` (created strictly after it)
+   * cuts the same sequence clients page through.
+   */
   async history(wallet: string, id: string, page: MessageHistory) {
     const em = this.#db.em();
     await this.#participant(em, wallet, id);
     const where = { conversation: id, ...(page.since ? { createdAt: { $gt: new Date(page.since) } } : {}) };
     const [messages, total] = await em.findAndCount(Message, where, {
-      orderBy: { seq: 'asc' },
+      orderBy: { createdAt: 'asc', seq: 'asc' },
       limit: page.limit,
       offset: page.offset,
     });
@@ -78,10 +81,12 @@ export class ConversationService {
     return this.#db.em().transactional(async (em) => {
       const { conversation, agent } = await this.#participant(em, wallet, id);
       const now = new Date();
-      const message = { id: randomUUID(), conversation: id, senderWallet: wallet, content: input.content, messageType: 'TEXT', createdAt: now };
+      const message = { id: randomUUID(), conversation: id, senderWallet: wallet, content: input.content, messageType: input.messageType, createdAt: now };
       await em.insert(Message, message);
-      const firstReply = wallet === agent.walletAddress && !conversation.firstReplyAt;
-      await em.nativeUpdate(Conversation, { id }, { updatedAt: now, ...(firstReply ? { firstReplyAt: now } : {}) });
+      await em.nativeUpdate(Conversation, { id }, { updatedAt: now });
+      // Only one reply can be the first: the conditional update decides among concurrent ones.
+      const firstReply =
+        wallet === agent.walletAddress && (await em.nativeUpdate(Conversation, { id, firstReplyAt: null }, { firstReplyAt: now })) === 1;
       if (firstReply) {
         const minutes = (now.getTime() - conversation.createdAt.getTime()) / 60_000;
         await em.nativeUpdate(

@@ -16,11 +16,14 @@ export interface Services {
   conversations: ConversationService;
 }
 
-export function createServices(db: Database, options: { rateLimiter: RateLimiter; publicBaseUrl?: string }): Services {
+export function createServices(
+  db: Database,
+  options: { rateLimiter: RateLimiter; publicBaseUrl?: string; log?: (error: unknown) => void },
+): Services {
   return {
     organizations: new OrganizationService(db),
     resources: new ResourceService(db),
-    walletAuth: new WalletAuthService(db, options.publicBaseUrl),
+    walletAuth: new WalletAuthService(db, options),
     rateLimiter: options.rateLimiter,
     agents: new AgentService(db),
     conversations: new ConversationService(db),

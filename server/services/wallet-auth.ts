@@ -3,13 +3,18 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Database } from '../db/orm.ts';
 import { UsedSignature } from '../db/entities/index.ts';
 import { AppError } from '../errors.ts';
-import { createWalletVerifier, WalletSignatureError, type SignedRequest } from '../auth/wallet-signature.ts';
+import {
+  createWalletVerifier,
+  SIGNATURE_WINDOW,
+  WalletSignatureError,
+  type SignedRequest,
+} from '../auth/wallet-signature.ts';
 
-/** What a request's wallet headers say: a verified wallet, a failure to report if the call needs one, or nothing. */
-export type Caller = { wallet: string; timestamp: number } | { failure: AppError } | undefined;
+/** A proven wallet, or why the request proves none (answered as 401 INVALID_SIGNATURE when a wallet is needed). */
+export type WalletProof = { wallet: string } | { failure: AppError };
 
-/** Accepted signatures are remembered this long: the 5-minute window plus the 30 s a timestamp may run ahead. */
-const REMEMBER_MS = 330_000;
+/** Accepted signatures are remembered as long as their timestamp could still be accepted. */
+const REMEMBER_MS = SIGNATURE_WINDOW.maxAgeMs + SIGNATURE_WINDOW.maxAheadMs;
 
 const invalidSignature = (reason: string, message: string) => new AppError('INVALID_SIGNATURE', message, { reason });
 
@@ -17,49 +22,49 @@ const invalidSignature = (reason: string, message: string) => new AppError('INVA
 export class WalletAuthService {
   readonly #db: Database;
   readonly #verifier: ReturnType<typeof createWalletVerifier>;
+  readonly #log: (error: unknown) => void;
   #lastSweep = 0;
 
-  constructor(db: Database, publicBaseUrl?: string) {
+  constructor(db: Database, options: { publicBaseUrl?: string; log?: (error: unknown) => void } = {}) {
     this.#db = db;
-    this.#verifier = createWalletVerifier(publicBaseUrl ? { publicBaseUrl } : {});
+    this.#verifier = createWalletVerifier(options.publicBaseUrl ? { publicBaseUrl: options.publicBaseUrl } : {});
+    this.#log = options.log ?? (() => {});
   }
 
-  /** Verifies the X- headers when present; never throws for client input. */
-  identify(req: SignedRequest): Caller {
-    const present = ['x-wallet-address', 'x-signature', 'x-timestamp'].some((name) => req.headers[name] !== undefined);
-    if (!present) return undefined;
+  /**
+   * Checks the X- headers and, for a non-GET request, uses the signature up: the same (wallet, method,
+   * URL, timestamp) again is refused by whichever process sees it, through a primary key in the database.
+   */
+  async authenticate(req: SignedRequest): Promise<WalletProof> {
+    let verified: { wallet: string; timestamp: number };
     try {
-      const { wallet, timestamp } = this.#verifier.verify(req);
-      return { wallet, timestamp };
+      verified = this.#verifier.verify(req);
     } catch (error) {
       if (error instanceof WalletSignatureError) return { failure: invalidSignature(error.reason, error.message) };
       throw error;
     }
-  }
-
-  /**
-   * A signed non-GET request is accepted once: the same (wallet, method, URL, timestamp) again is refused,
-   * by whichever process sees it, through a primary key in the shared database.
-   */
-  async claim(wallet: string, method: string, url: string, timestamp: number): Promise<void> {
-    const keyHash = createHash('sha256').update(`${wallet}\n${method.toUpperCase()}\n${url}\n${timestamp}`).digest('hex');
-    const em = this.#db.em();
+    if (req.method.toUpperCase() === 'GET') return { wallet: verified.wallet };
+    const keyHash = createHash('sha256')
+      .update(`${verified.wallet}\n${req.method.toUpperCase()}\n${req.url}\n${verified.timestamp}`)
+      .digest('hex');
     try {
-      await em.insert(UsedSignature, { keyHash, expiresAt: new Date(timestamp + REMEMBER_MS) });
+      await this.#db.em().insert(UsedSignature, { keyHash, expiresAt: new Date(verified.timestamp + REMEMBER_MS) });
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) {
-        throw invalidSignature('replayed', 'This signed request was already used; sign it again with a new timestamp');
-      }
-      throw error;
+      if (!(error instanceof UniqueConstraintViolationException)) throw error;
+      return { failure: invalidSignature('replayed', 'This signed request was already used; sign it again with a new timestamp') };
     }
-    await this.#sweep();
+    this.#sweep();
+    return { wallet: verified.wallet };
   }
 
-  /** Forgets expired signatures, at most once a minute per process. */
-  async #sweep() {
+  /** Forgets expired signatures, at most once a minute per process, off the request's path. */
+  #sweep() {
     const now = Date.now();
     if (now - this.#lastSweep < 60_000) return;
     this.#lastSweep = now;
-    await this.#db.em().nativeDelete(UsedSignature, { expiresAt: { $lt: new Date(now) } });
+    this.#db
+      .em()
+      .nativeDelete(UsedSignature, { expiresAt: { $lt: new Date(now) } })
+      .catch((error: unknown) => this.#log(error));
   }
 }
