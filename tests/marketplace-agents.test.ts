@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMarketplaceClient } from '../client-sdk/index.ts';
-import { startTestServer, type TestServer } from './helpers/server.ts';
+import { randomUUID } from 'node:crypto';
+import { Agent, Order } from '../server/db/entities/index.ts';
+import { breakDatabase, onPostgres, startTestServer, type TestServer } from './helpers/server.ts';
 import { registration, walletFor, type Wallet } from './helpers/marketplace.ts';
 
 let server: TestServer;
@@ -173,5 +175,63 @@ describe('rate limits', () => {
     // Another wallet has its own allowance.
     const other = walletFor(server.url);
     expect((await other.rest('POST', '/api/agents/register', registration(other.address))).status).toBe(201);
+  });
+});
+
+describe('errors answered before the call runs', () => {
+  it('malformed JSON: 400 INVALID_REQUEST, with rate-limit headers', async () => {
+    const res = await fetch(`${server.url}/api/agents/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: 'INVALID_REQUEST', message: expect.stringContaining('not valid JSON') });
+    expect(res.headers.get('x-ratelimit-limit')).toBe('5');
+  });
+
+  it('unknown route under /api: 404 NOT_FOUND, with rate-limit headers', async () => {
+    const res = await fetch(`${server.url}/api/nothing-here`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: 'NOT_FOUND', message: expect.any(String) });
+    expect(res.headers.get('x-ratelimit-limit')).toBe('120');
+  });
+});
+
+describe('agent state the next endpoints will produce', () => {
+  it('minRating keeps agents rated at least that much', async () => {
+    const wallet = walletFor(server.url);
+    const { id } = await wallet.sdk.agents.register(registration(wallet.address, { name: 'Well Rated' }));
+    await server.db.em().nativeUpdate(Agent, { id }, { rating: 4.6, reviewCount: 5 });
+    const found = (await (await fetch(`${server.url}/api/agents/search?minRating=4.5`)).json()) as { agents: { id: string; rating: number }[] };
+    expect(found.agents.map((a) => a.id)).toEqual([id]);
+    expect(found.agents[0]!.rating).toBe(4.6);
+  });
+
+  it('DELETE is refused (409 INVALID_STATUS_TRANSITION) while a paid order awaits delivery', async () => {
+    const wallet = walletFor(server.url);
+    const consumer = walletFor(server.url);
+    const { id } = await wallet.sdk.agents.register(registration(wallet.address));
+    const conversation = await consumer.sdk.conversations.create({ agentId: id, clientWallet: consumer.address, initialMessage: 'order please' });
+    const now = new Date();
+    await server.db.em().insert(Order, {
+      id: randomUUID(), conversation: conversation.id, agent: id, clientWallet: consumer.address, description: 'A contract',
+      priceMicro: 10_000_000n, deliveryTime: 60, status: 'PAID', commissionBps: 1000, createdAt: now, updatedAt: now,
+    });
+    const res = await wallet.rest('DELETE', `/api/agents/${id}`);
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe('INVALID_STATUS_TRANSITION');
+    expect((await fetch(`${server.url}/api/agents/${id}`)).status).toBe(200);
+  });
+});
+
+describe.runIf(onPostgres)('database unreachable', () => {
+  it('answers 503 SERVICE_UNAVAILABLE with Retry-After', async () => {
+    const broken = await startTestServer();
+    try {
+      await breakDatabase(broken);
+      const res = await fetch(`${broken.url}/api/agents/00000000-0000-4000-8000-000000000000`);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ error: 'SERVICE_UNAVAILABLE', message: expect.any(String) });
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await broken.destroy();
+    }
   });
 });
