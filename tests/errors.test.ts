@@ -220,3 +220,12 @@ describe('logs', () => {
     }
   });
 });
+
+describe('query strings', () => {
+  it.each([['__proto__='], ['__proto__=1&__proto__=2'], ['constructor=x'], ['toString=1']])('?%s is harmless (no 500)', async (query) => {
+    for (const path of ['/all-resources', '/employee-resources']) {
+      const res = await rest('GET', `${path}?${query}`);
+      expect(res.status, path).toBe(200);
+    }
+  });
+});

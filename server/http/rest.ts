@@ -25,6 +25,16 @@ function errorBody(error: AppError, api: Api, meta: Meta | undefined): object {
   return { message: meta?.action ? `Error ${meta.action}` : error.message, error: detail };
 }
 
+/**
+ * The query string as the adapter expects it (name -> values), on an object without a prototype: its
+ * own parser crashed on `?__proto__=` (Object.prototype has no `push`).
+ */
+function parseQuery(url: string): Record<string, string[]> {
+  const query: Record<string, string[]> = Object.create(null);
+  for (const [name, value] of new URL(url, 'http://localhost').searchParams) (query[name] ??= []).push(value);
+  return query;
+}
+
 /** Calls the router does not know are answered in the conventions of the API their path belongs to. */
 const apiOfPath = (url: string | undefined): Api => (url?.startsWith('/api/') || url === '/api' ? 'marketplace' : 'resources');
 
@@ -70,6 +80,7 @@ export function createRestHandler(services: Services, log: Logger) {
   return async (req: IncomingMessage, res: ServerResponse) => {
     keepOriginalUrl(req);
     req.url = unescapePath(req.url ?? '/');
+    (req as IncomingMessage & { query?: unknown }).query = parseQuery(req.url);
     await readJsonBody(req);
     // readJsonBody has decided about the body (a problem is raised in the context, with the call's
     // action in its message); the adapter's own, case-sensitive content-type check must not decide again.
