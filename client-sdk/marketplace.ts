@@ -2,7 +2,7 @@ import { createTRPCClient, httpLink } from '@trpc/client';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '../routers/index.ts';
 import { call } from './errors.ts';
-import { keypairSigner, signedHeaders, type WalletSigner } from './wallet.ts';
+import { keypairSigner, signInit, type WalletSigner } from './wallet.ts';
 
 type Inputs = inferRouterInputs<AppRouter>;
 type Outputs = inferRouterOutputs<AppRouter>;
@@ -35,10 +35,7 @@ export function createMarketplaceClient({ baseUrl, wallet, fetch: fetchImpl = gl
   const signedFetch: typeof fetch = async (input, init = {}) => {
     if (!signer) return fetchImpl(input, init);
     const url = new URL(input instanceof Request ? input.url : String(input));
-    const method = (init.method ?? 'GET').toUpperCase();
-    const headers = new Headers(init.headers);
-    for (const [name, value] of Object.entries(await signedHeaders(signer, method, url.pathname + url.search))) headers.set(name, value);
-    return fetchImpl(url, { ...init, method, headers });
+    return fetchImpl(url, await signInit(signer, url.pathname + url.search, init));
   };
   const trpc = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${origin}/trpc`, fetch: signedFetch })] });
   const { agents, conversations } = trpc;

@@ -56,6 +56,17 @@ export async function signedHeaders(
   };
 }
 
+/**
+ * `init` with the method upper-cased (as signed: fetch does not upper-case `patch`) and the three
+ * authentication headers for `signedUrl` (path + query as the server receives it) set over the caller's.
+ */
+export async function signInit(signer: WalletSigner, signedUrl: string, init: RequestInit = {}): Promise<RequestInit> {
+  const method = (init.method ?? 'GET').toUpperCase();
+  const headers = new Headers(init.headers);
+  for (const [name, value] of Object.entries(await signedHeaders(signer, method, signedUrl))) headers.set(name, value);
+  return { ...init, method, headers };
+}
+
 const lastTimestamps = new WeakMap<WalletSigner, number>();
 
 /**
@@ -91,14 +102,9 @@ export function createSignedFetch(
     const target = new URL(base + path);
     const inBase = target.pathname === basePath || target.pathname.startsWith(`${basePath}/`);
     if (!inBase) throw new TypeError(`path "${path}" leaves baseUrl "${baseUrl}"`);
-    const signedPath = target.pathname.slice(basePath.length) + target.search;
-    const method = (init.method ?? 'GET').toUpperCase();
-
-    const headers = new Headers(init.headers);
-    for (const [name, value] of Object.entries(await signedHeaders(signer, method, signedPath))) {
-      headers.set(name, value);
-    }
+    const signed = await signInit(signer, target.pathname.slice(basePath.length) + target.search, init);
+    const headers = signed.headers as Headers;
     if (init.body != null && !headers.has('content-type')) headers.set('content-type', 'application/json');
-    return fetchImpl(target.href, { ...init, method, headers });
+    return fetchImpl(target.href, signed);
   };
 }
