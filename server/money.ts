@@ -18,6 +18,11 @@ export function usdcToMicro(value: number): bigint | undefined {
   return micro <= MAX_MICRO_USDC ? micro : undefined;
 }
 
+/** The marketplace's cut of a price: round-half-up(price x bps / 10000), in integers (DESIGN.md "Commission"). */
+export function commissionMicro(priceMicro: bigint, bps: number): bigint {
+  return (priceMicro * BigInt(bps) + 5_000n) / 10_000n;
+}
+
 /** 12_500_000n -> 12.5 */
 export function microToUsdc(micro: bigint): number {
   const whole = micro / SCALE;

@@ -11,10 +11,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import bs58 from 'bs58';
 import { generateKeypair } from '../../client-sdk/wallet.ts';
 import { loadConfig } from '../config.ts';
-import { Agent, Conversation, Message, Order, Review, type StoredService } from '../db/entities/index.ts';
+import { Agent, Conversation, Message, Order, Review } from '../db/entities/index.ts';
 import { openDatabase } from '../db/orm.ts';
-import { usdcToMicro } from '../money.ts';
+import { commissionMicro, usdcToMicro } from '../money.ts';
 import { AgentRegistration, CATEGORIES } from '../schemas/marketplace.ts';
+import { toStoredServices } from '../services/agents.ts';
 
 const USAGE = `usage: npm run seed [-- --force]
 
@@ -816,11 +817,6 @@ function micro(usdc: number): bigint {
   return value;
 }
 
-/** round-half-up(price x bps / 10000) in micro-USDC, as DESIGN.md: integer arithmetic only. */
-function commission(priceMicro: bigint, bps: number): bigint {
-  return (priceMicro * BigInt(bps) + 5_000n) / 10_000n;
-}
-
 /** A base58 string shaped like a Solana transaction signature (64 random bytes, 88 characters). */
 function fakeSignature(): string {
   for (;;) {
@@ -976,7 +972,7 @@ function buildBatch(now: number): Batch {
       const paidAt = orderAt + toPay;
       const deliveredAt = paidAt + work;
       const completedAt = deliveredAt + toComplete;
-      const fee = commission(priceMicro, COMMISSION_BPS);
+      const fee = commissionMicro(priceMicro, COMMISSION_BPS);
       Object.assign(order, {
         status: 'COMPLETED',
         agentAmountMicro: priceMicro - fee,
@@ -1045,9 +1041,7 @@ function buildBatch(now: number): Batch {
       basePriceMicro: micro(registration.basePrice),
       endpoint: registration.endpoint,
       stakeAmountMicro: micro(registration.stakeAmount ?? 0),
-      services: (registration.services ?? []).map(
-        ({ price, ...rest }): StoredService => ({ ...rest, priceMicro: micro(price).toString() }),
-      ),
+      services: toStoredServices(registration.services ?? []),
       status: 'ACTIVE',
       rating: reviewCount ? Math.round((ratingSum / reviewCount) * 10_000) / 10_000 : 0,
       reviewCount,

@@ -19,7 +19,8 @@ export const agentNotFound = (id: string) => new AppError('AGENT_NOT_FOUND', `Ag
 const notOwner = () => new AppError('UNAUTHORIZED_ACCESS', 'Only the wallet that registered this agent may do this');
 const micro = (usdc: number) => usdcToMicro(usdc)!; // validated by the schemas
 
-const toStored = (services: Service[]): StoredService[] =>
+/** Services as stored: prices in micro-USDC. */
+export const toStoredServices = (services: Service[]): StoredService[] =>
   services.map(({ price, ...rest }) => ({ ...rest, priceMicro: micro(price).toString() }));
 const fromStored = (services: StoredService[]): Service[] =>
   services.map(({ priceMicro, ...rest }) => ({ ...rest, price: microToUsdc(BigInt(priceMicro)) }));
@@ -73,7 +74,7 @@ export class AgentService {
       basePriceMicro: micro(input.basePrice),
       endpoint: input.endpoint,
       stakeAmountMicro: micro(input.stakeAmount ?? 0),
-      services: toStored(input.services ?? []),
+      services: toStoredServices(input.services ?? []),
       status: 'ACTIVE',
       createdAt: now,
       updatedAt: now,
@@ -167,7 +168,7 @@ export class AgentService {
     const updated = await em.nativeUpdate(Agent, { id, deletedAt: null }, {
       ...plain,
       ...(basePrice !== undefined ? { basePriceMicro: micro(basePrice) } : {}),
-      ...(services !== undefined ? { services: toStored(services) } : {}),
+      ...(services !== undefined ? { services: toStoredServices(services) } : {}),
       updatedAt,
     });
     if (updated === 0) throw agentNotFound(id);
