@@ -11,12 +11,47 @@ const Env = z.object({
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  COMMISSION_BPS: z.coerce.number().int().min(0).max(10_000).default(1000),
+  SOLANA_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SOLANA_CONFIRM_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  SOLANA_PUBLIC_RPC_URL: z.string().regex(/^(https?:\/\/|\/)\S*$/, 'must be an http(s) URL or an absolute path').optional(),
+  SOLANA_CLUSTER: z.string().regex(/^[a-z0-9-]+$/, 'must be a cluster name such as devnet or mainnet-beta').optional(),
+  MARKETPLACE_KEYPAIR: z.string().min(1).optional(),
+  USDC_MINT: z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 address').optional(),
 });
 
 export type DatabaseConfig =
   /** Embedded PostgreSQL (PGlite) persisted in `dataDir`; `template` is a data-dir dump used instead of initdb. */
   | { kind: 'pglite'; dataDir: string; template?: string }
   | { kind: 'postgresql'; url: string };
+
+/** USDC mints of the public clusters (USDC_MINT overrides; other clusters need it). */
+export const USDC_MINTS: Record<string, string> = {
+  'mainnet-beta': 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+  devnet: '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU',
+};
+
+export type LedgerConfig =
+  /**
+   * Embedded LiteSVM ledger, persisted in `dataDir` (`DATA_DIR/ledger`; omitted: in memory). Used whenever
+   * SOLANA_RPC_URL is unset, with PGlite and with DATABASE_URL alike: orders in the database and balances on
+   * the ledger must survive a restart together. Each process has its own embedded ledger (a second process
+   * on the same DATA_DIR is refused), so several servers on one PostgreSQL with embedded ledgers is a
+   * dev-only setup; to share one, point the others' SOLANA_RPC_URL at the first one's /dev/solana-rpc.
+   * `mint` (USDC_MINT) and `marketplaceKeypair` (MARKETPLACE_KEYPAIR) default to generated ones kept in `dataDir`.
+   */
+  | { kind: 'embedded'; dataDir?: string; mint?: string; marketplaceKeypair?: string; publicRpcUrl?: string }
+  /** A real cluster through JSON-RPC (SOLANA_RPC_URL), signing payouts with the MARKETPLACE_KEYPAIR file. */
+  | {
+      kind: 'rpc';
+      url: string;
+      publicRpcUrl: string;
+      cluster: string;
+      mint: string;
+      marketplaceKeypair: string;
+      /** How long a submitted transaction may take to confirm before the payment answers 503 (SOLANA_CONFIRM_TIMEOUT_MS, default 60 s). */
+      confirmTimeoutMs?: number;
+    };
 
 export interface Config {
   port: number;
@@ -28,6 +63,10 @@ export interface Config {
   rateLimits?: 'on' | 'off';
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   shutdownTimeoutMs: number;
+  /** The marketplace's commission in basis points (1000 = 10%), stored on each order. */
+  commissionBps: number;
+  /** The payments ledger: embedded LiteSVM or a real Solana cluster. */
+  ledger: LedgerConfig;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -48,5 +87,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: e.RATE_LIMITS,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    commissionBps: e.COMMISSION_BPS,
+    ledger: ledgerConfig(e),
+  };
+}
+
+function ledgerConfig(e: z.infer<typeof Env>): LedgerConfig {
+  const invalid = (problem: string) => new Error(`Invalid configuration: ${problem}`);
+  if (!e.SOLANA_RPC_URL) {
+    if (e.SOLANA_CLUSTER && e.SOLANA_CLUSTER !== 'localnet') throw invalid('SOLANA_CLUSTER: needs SOLANA_RPC_URL (the embedded ledger is localnet)');
+    return {
+      kind: 'embedded',
+      ...(e.DATA_DIR.startsWith('memory://') ? {} : { dataDir: `${e.DATA_DIR.replace(/\/+$/, '')}/ledger` }),
+      ...(e.USDC_MINT ? { mint: e.USDC_MINT } : {}),
+      ...(e.MARKETPLACE_KEYPAIR ? { marketplaceKeypair: e.MARKETPLACE_KEYPAIR } : {}),
+      ...(e.SOLANA_PUBLIC_RPC_URL ? { publicRpcUrl: e.SOLANA_PUBLIC_RPC_URL } : {}),
+    };
+  }
+  const cluster = e.SOLANA_CLUSTER ?? 'devnet';
+  const mint = e.USDC_MINT ?? USDC_MINTS[cluster];
+  if (!mint) throw invalid(`USDC_MINT: required on cluster ${cluster} (known defaults: ${Object.keys(USDC_MINTS).join(', ')})`);
+  if (!e.MARKETPLACE_KEYPAIR) throw invalid('MARKETPLACE_KEYPAIR: required with SOLANA_RPC_URL (path to the marketplace wallet\'s Solana CLI keypair file)');
+  return {
+    kind: 'rpc',
+    url: e.SOLANA_RPC_URL,
+    publicRpcUrl: e.SOLANA_PUBLIC_RPC_URL ?? e.SOLANA_RPC_URL,
+    cluster,
+    mint,
+    marketplaceKeypair: e.MARKETPLACE_KEYPAIR,
+    confirmTimeoutMs: e.SOLANA_CONFIRM_TIMEOUT_MS,
   };
 }

@@ -45,11 +45,14 @@ export class AppError extends Error {
   override readonly name = 'AppError';
   readonly code: AppErrorCode;
   readonly details: Record<string, unknown> | undefined;
+  /** Overrides the code's usual status: TRANSACTION_FAILED is 503 when the chain cannot be reached. */
+  readonly status: number | undefined;
 
-  constructor(code: AppErrorCode, message: string, details?: Record<string, unknown>) {
+  constructor(code: AppErrorCode, message: string, details?: Record<string, unknown>, status?: 503) {
     super(message);
     this.code = code;
     this.details = details;
+    this.status = status;
   }
 
   /**
@@ -57,6 +60,7 @@ export class AppError extends Error {
    * with 400), and an unreachable database with 503 (the resource API's spec has 500 for every failure).
    */
   statusFor(api: Api): number {
+    if (this.status) return this.status;
     if (this.code === 'VALIDATION_ERROR' && api === 'marketplace') return 422;
     if (this.code === 'SERVICE_UNAVAILABLE' && api === 'resources') return 500;
     return STATUS[this.code];

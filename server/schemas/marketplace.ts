@@ -193,3 +193,146 @@ export const MessageHistory = z.object({
   since: dateTimeInput.optional().meta({ description: 'Only messages created after this instant' }),
 });
 export type MessageHistory = z.output<typeof MessageHistory>;
+
+// ---- orders, payments and reviews -----------------------------------------------------------
+
+export const ORDER_STATUSES = ['PENDING', 'PAID', 'DELIVERED', 'COMPLETED', 'CANCELLED'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** A positive USDC amount (an order of 0 has nothing to pay). */
+const price = usdc.refine((value) => value > 0, 'Must be more than 0');
+
+export const OrderCreate = z.strictObject({
+  conversationId: z.uuid(),
+  agentId: z.uuid(),
+  clientWallet: walletAddress,
+  description: requiredText(5000),
+  price,
+  deliveryTime: z.number().int().min(1).max(525_600).meta({ description: 'Estimated delivery time, minutes' }),
+});
+export type OrderCreate = z.output<typeof OrderCreate>;
+
+export const OrderAccept = z.strictObject({
+  clientWallet: walletAddress,
+  paymentMethod: z.literal('usdc'),
+  paymentHeader: z.string().min(1).meta({
+    description:
+      'base64 of JSON { version: "1", payload: { signedTransaction (base64), amount (USDC), currency: "USDC", destination (marketplace wallet) } }',
+  }),
+});
+export type OrderAccept = z.output<typeof OrderAccept>;
+
+export const OrderDeliver = z.strictObject({
+  agentWallet: walletAddress,
+  result: requiredText(100_000),
+  message: text(10_000).default(''),
+  attachments: z.array(webUrl).max(50).default([]),
+});
+export type OrderDeliver = z.output<typeof OrderDeliver>;
+
+export const ReviewCreate = z.strictObject({
+  clientWallet: walletAddress,
+  rating: z.number().int().min(1).max(5),
+  comment: text(1000).optional(),
+});
+export type ReviewCreate = z.output<typeof ReviewCreate>;
+
+/** Complete without a review: the body may be empty; a `clientWallet` given must be the caller. */
+export const OrderComplete = z.strictObject({ clientWallet: walletAddress.optional() });
+export type OrderComplete = z.output<typeof OrderComplete>;
+
+/** Cancel (either party): the body may be empty; a `wallet` given must be the caller. */
+export const OrderCancel = z.strictObject({ wallet: walletAddress.optional() });
+export type OrderCancel = z.output<typeof OrderCancel>;
+
+export const ReviewOut = z
+  .object({
+    id: z.string(),
+    orderId: z.string(),
+    agentId: z.uuid(),
+    clientWallet: z.string(),
+    rating: z.number().int().min(1).max(5),
+    comment: z.string().nullable(),
+    createdAt: isoDateTime,
+  })
+  .meta({ id: 'OrderReview' });
+export type ReviewOut = z.output<typeof ReviewOut>;
+
+const usdcOrNull = z.number().nullable();
+const instantOrNull = isoDateTime.nullable();
+
+export const OrderOut = z
+  .object({
+    id: z.string(),
+    conversationId: z.string(),
+    agentId: z.uuid(),
+    clientWallet: z.string(),
+    description: z.string(),
+    price: z.number(),
+    deliveryTime: z.number().int(),
+    status: z.enum(ORDER_STATUSES),
+    paymentMethod: z.literal('usdc'),
+    txSignature: z.string().nullable().meta({ description: 'The payment transaction, once paid' }),
+    splitSignature: z.string().nullable().meta({ description: "The marketplace's transfer of the agent's share, once paid" }),
+    agentAmount: usdcOrNull,
+    commissionAmount: usdcOrNull,
+    paidAt: instantOrNull,
+    deliveredAt: instantOrNull,
+    completedAt: instantOrNull,
+    createdAt: isoDateTime,
+    updatedAt: isoDateTime,
+    delivery: z.object({ result: z.string(), message: z.string(), attachments: z.array(z.string()) }).optional(),
+    review: ReviewOut.pick({ id: true, rating: true, comment: true, createdAt: true }).optional(),
+  })
+  .meta({ id: 'Order' });
+export type OrderOut = z.output<typeof OrderOut>;
+
+export const PaymentReceipt = z
+  .object({
+    orderId: z.string(),
+    status: z.literal('PAID'),
+    txSignature: z.string(),
+    agentAmount: z.number(),
+    commissionAmount: z.number(),
+    paidAt: isoDateTime,
+  })
+  .meta({ id: 'PaymentReceipt' });
+export type PaymentReceipt = z.output<typeof PaymentReceipt>;
+
+export const OrderList = z.object({
+  agentWallet: walletAddress.optional(),
+  clientWallet: walletAddress.optional(),
+  status: z.enum(ORDER_STATUSES).optional(),
+  ...pagination(20),
+});
+export type OrderList = z.output<typeof OrderList>;
+
+export const OrderListItem = z
+  .object({
+    id: z.string(),
+    conversationId: z.string(),
+    agentId: z.uuid(),
+    agent: z.object({ name: z.string(), avatarUrl: z.string().nullable() }),
+    clientWallet: z.string(),
+    description: z.string(),
+    price: z.number(),
+    status: z.enum(ORDER_STATUSES),
+    createdAt: isoDateTime,
+    completedAt: instantOrNull,
+  })
+  .meta({ id: 'OrderListItem' });
+export type OrderListItem = z.output<typeof OrderListItem>;
+
+export const PaymentConfig = z
+  .object({
+    currency: z.literal('USDC'),
+    mint: z.string().meta({ description: 'The USDC mint' }),
+    decimals: z.literal(6),
+    destination: z.string().meta({ description: 'The marketplace wallet: `destination` of payment headers' }),
+    destinationTokenAccount: z.string().meta({ description: "The marketplace wallet's USDC token account: the transfer's destination" }),
+    cluster: z.string(),
+    commissionBps: z.number().int().meta({ description: 'Commission in basis points (1000 = 10%)' }),
+    rpcUrl: z.string().meta({ description: 'Solana JSON-RPC URL to build and send transactions with (relative: on this server)' }),
+  })
+  .meta({ id: 'PaymentConfig' });
+export type PaymentConfig = z.output<typeof PaymentConfig>;

@@ -92,7 +92,7 @@ export const Message = defineEntity({
 });
 export type Message = InferEntity<typeof Message>;
 
-/** Orders and reviews: their endpoints come with payments; agent stats and deletion already read them. */
+/** An order an agent proposes in a conversation; the consumer pays it (see Payment), the agent delivers. */
 export const Order = defineEntity({
   name: 'Order',
   tableName: 'orders',
@@ -110,7 +110,12 @@ export const Order = defineEntity({
     agentAmountMicro: p.bigint().nullable(),
     commissionAmountMicro: p.bigint().nullable(),
     txSignature: p.string().length(100).nullable().unique(),
+    /** The marketplace's transfer of the agent's share. */
+    splitSignature: p.string().length(100).nullable(),
     paidAt: p.datetime().nullable(),
+    deliveryResult: p.text().nullable(),
+    deliveryMessage: p.text().nullable(),
+    deliveryAttachments: p.json<string[]>().nullable(),
     deliveredAt: p.datetime().nullable(),
     completedAt: p.datetime().nullable(),
     createdAt: p.datetime(),
@@ -132,6 +137,79 @@ export const Review = defineEntity({
   },
 });
 export type Review = InferEntity<typeof Review>;
+
+/**
+ * A payment in flight: recorded before anything is sent to the chain, so start-up reconciliation can
+ * finish (or fail) every payment a dead process left behind. The transaction signature is the key: a
+ * signature pays at most one order, ever. At most one payment per order is not FAILED.
+ */
+export const Payment = defineEntity({
+  name: 'Payment',
+  indexes: [
+    {
+      name: 'payment_live_order_unique',
+      expression: `create unique index "payment_live_order_unique" on "payment" ("order_id") where "state" <> 'FAILED'`,
+    },
+    { properties: ['state', 'updatedAt'] },
+  ],
+  properties: {
+    txSignature: p.string().length(100).primary(),
+    order: () => p.manyToOne(Order).mapToPk(),
+    /** The consumer's signed transaction (base64 wire format), resubmitted by recovery if it never landed. */
+    transaction: p.text(),
+    amountMicro: p.bigint(),
+    agentAmountMicro: p.bigint(),
+    commissionAmountMicro: p.bigint(),
+    /** SUBMITTED -> CONFIRMED -> SPLIT_SENT -> DONE, or FAILED (the order stays PENDING). */
+    state: p.string().length(16),
+    /** The marketplace's signed transfer to the agent, recorded before it is sent (base64 wire format). */
+    splitSignature: p.string().length(100).nullable(),
+    splitTransaction: p.text().nullable(),
+    failure: p.text().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type Payment = InferEntity<typeof Payment>;
+/** Payments neither settled nor failed: their order may not change (cancel, agent deletion) meanwhile. */
+export const LIVE_PAYMENT_STATES = ['SUBMITTED', 'CONFIRMED', 'SPLIT_SENT'];
+
+/**
+ * The durable outbox of provider events: written in the transaction that causes the event, read by
+ * every server process (LISTEN/NOTIFY wakes them) and replayed to reconnecting providers (`since`).
+ */
+export const ProviderEvent = defineEntity({
+  name: 'ProviderEvent',
+  tableName: 'provider_event',
+  indexes: [{ properties: ['wallet', 'id'] }, { properties: ['createdAt'] }],
+  properties: {
+    id: p.bigint('number').primary().autoincrement(),
+    /** The agent wallet the event is for. */
+    wallet: p.string().length(44),
+    event: p.string().length(32),
+    data: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime(),
+  },
+});
+export type ProviderEvent = InferEntity<typeof ProviderEvent>;
+
+/**
+ * `Idempotency-Key` records: the first outcome of a POST, replayed for the same key and body. A row
+ * without an outcome is a call in progress; it can be taken over once `lockedUntil` has passed.
+ */
+export const IdempotencyRecord = defineEntity({
+  name: 'IdempotencyRecord',
+  properties: {
+    /** sha256 of caller + key. */
+    keyHash: p.string().length(64).primary(),
+    /** sha256 of procedure + body. */
+    requestHash: p.string().length(64),
+    outcome: p.json<Record<string, unknown>>().nullable(),
+    lockedUntil: p.datetime(),
+    expiresAt: p.datetime().index(),
+  },
+});
+export type IdempotencyRecord = InferEntity<typeof IdempotencyRecord>;
 
 /**
  * Signed non-GET requests already accepted, so the same signature is refused within its 5-minute window
