@@ -1,5 +1,8 @@
 import { agentsRouter } from './marketplace/agents.ts';
 import { conversationsRouter } from './marketplace/conversations.ts';
+import { eventsRouter } from './marketplace/events.ts';
+import { ordersRouter } from './marketplace/orders.ts';
+import { paymentsRouter } from './marketplace/payments.ts';
 import { resourcesRouter } from './resources.ts';
 import { router } from './trpc.ts';
 
@@ -8,6 +11,9 @@ export const appRouter = router({
   resources: resourcesRouter,
   agents: agentsRouter,
   conversations: conversationsRouter,
+  events: eventsRouter,
+  orders: ordersRouter,
+  payments: paymentsRouter,
 });
 
 export type AppRouter = typeof appRouter;

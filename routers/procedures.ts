@@ -1,4 +1,5 @@
 import { convertErrors } from './middleware/errors.ts';
+import { idempotent } from './middleware/idempotency.ts';
 import { requireOrganization } from './middleware/org-auth.ts';
 import { rateLimitByIp } from './middleware/rate-limit.ts';
 import { requireWallet } from './middleware/wallet-auth.ts';
@@ -13,5 +14,5 @@ export const orgProcedure = publicProcedure.use(requireOrganization);
 /** Marketplace calls open to anyone (rate-limited per client IP). */
 export const marketplaceProcedure = publicProcedure.meta({ api: 'marketplace' }).use(rateLimitByIp);
 
-/** Marketplace calls signed by a wallet; `ctx.wallet` is the caller. */
-export const walletProcedure = publicProcedure.meta({ api: 'marketplace' }).use(requireWallet);
+/** Marketplace calls signed by a wallet; `ctx.wallet` is the caller. POSTs honour `Idempotency-Key`. */
+export const walletProcedure = publicProcedure.meta({ api: 'marketplace' }).use(requireWallet).use(idempotent);

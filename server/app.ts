@@ -14,12 +14,17 @@ import { MAX_BODY_BYTES } from './http/body.ts';
 import { createRestHandler } from './http/rest.ts';
 import { requestContext } from './http/context.ts';
 import { createRateLimiter } from './rate-limit.ts';
+import { createLedger, createSolanaRpcHandler, LiteSvmLedger } from './payments/index.ts';
+import { EventBus, type EventBusOptions } from './events/bus.ts';
+import { createEventChannels, type EventChannelOptions } from './events/websocket.ts';
 import pg from 'pg';
 
 export interface RunningServer {
   url: string;
   db: Database;
   services: Services;
+  /** Live provider events of this process (also `services.events`). */
+  events: EventBus;
   /** Stops accepting connections, lets in-flight requests finish (up to the shutdown timeout), closes the database. */
   close(): Promise<void>;
 }
@@ -28,7 +33,7 @@ const json = (res: ServerResponse, status: number, body: unknown) =>
   res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
 
 /** Opens the database (applying migrations) and serves every surface on one node:http server. */
-export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+export async function startServer(config: Config & { events?: EventBusOptions & EventChannelOptions }, log: Logger): Promise<RunningServer> {
   const db = await openDatabase(config.database, (message) => log.debug({ component: 'orm' }, message));
   // Rate-limit counters: in memory for the single-process embedded default, else shared through PostgreSQL.
   const limiterPool = config.database.kind === 'postgresql' && config.rateLimits !== 'off' ? new pg.Pool({ connectionString: config.database.url, max: 5 }) : undefined;
@@ -39,12 +44,35 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
         ? { kind: 'postgres', pool: limiterPool, onStoreError: (err, rule) => log.warn({ err, rule: rule.name }, 'rate-limit store failed; counting in memory') }
         : { kind: 'memory' },
   );
+  const events = new EventBus(db, {
+    ...(config.database.kind === 'postgresql' ? { listenUrl: config.database.url } : {}),
+    onError: (err, during) => log.warn({ err }, `events: ${during} failed`),
+    ...config.events,
+  });
+  const ledger = await createLedger(config.ledger, log);
   const services = createServices(db, {
     rateLimiter,
+    ledger,
+    commissionBps: config.commissionBps,
+    events,
     log: (err) => log.warn({ err }, 'background cleanup failed'),
     ...(config.publicBaseUrl ? { publicBaseUrl: config.publicBaseUrl } : {}),
   });
   if (config.database.kind === 'pglite') await ensureDevOrganization(services.organizations, config.database.dataDir, log);
+  // Payments a previous process left unsettled (it died mid-way) are finished before serving; later, any
+  // an outage of the chain left behind.
+  const reconcile = (olderThanMs: number) =>
+    services.payments.reconcile(olderThanMs).then(
+      (result) => result.settled + result.failed + result.pending > 0 && log.info({ payments: result }, 'reconciled payments'),
+      (err: unknown) => log.warn({ err }, 'payment reconciliation failed'),
+    );
+  await reconcile(0);
+  const reconciler = setInterval(() => void reconcile(60_000), 30_000).unref();
+  // The embedded ledger answers Solana JSON-RPC for clients (a real cluster has its own RPC).
+  const solanaRpc = ledger instanceof LiteSvmLedger ? createSolanaRpcHandler(ledger) : undefined;
+
+  await events.start();
+  const channels = createEventChannels(services, events, log, config.events);
 
   const openapi = JSON.stringify(buildOpenApiDocument());
   const rest = createRestHandler(services, log);
@@ -65,6 +93,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     if (!req.url?.startsWith('/')) return json(res, 400, { message: 'Bad request', error: 'The request target must be a path' });
     const path = req.url.split('?', 1)[0] ?? '/';
     if (path === '/trpc' || path.startsWith('/trpc/')) return trpc(req, res);
+    if (solanaRpc && path === '/dev/solana-rpc') return solanaRpc(req, res);
+    if (path === '/ws') return channels.handleRequest(req, res);
     if (req.method === 'GET' && path === '/openapi.json') return res.writeHead(200, { 'Content-Type': 'application/json' }).end(openapi);
     if (req.method === 'GET' && path === '/health') return json(res, 200, { status: 'ok' });
     if (req.method === 'GET' && (await serveReference(path, res))) return;
@@ -85,6 +115,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       else res.destroy();
     });
   });
+  server.on('upgrade', channels.handleUpgrade);
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.port, config.host, resolve));
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
@@ -93,15 +124,20 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     url: `http://${host}:${port}`,
     db,
     services,
+    events,
     close() {
       closing ??= (async () => {
         for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
         const drained = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
+        await channels.close();
+        await events.close(); // ends tRPC-over-HTTP (SSE) subscriptions too
         await drained;
         clearTimeout(timer);
+        clearInterval(reconciler);
         await rateLimiter.close();
+        await ledger.close();
         await limiterPool?.end();
         await db.close();
       })();

@@ -63,7 +63,7 @@ export const convertErrors = middleware(async ({ ctx, next, meta }) => {
   if (result.ok) return result;
   const app = asAppError(result.error);
   if (app.code === 'INTERNAL_ERROR') throw result.error;
-  if (app.code === 'SERVICE_UNAVAILABLE') ctx.res.setHeader('Retry-After', 5);
+  if (app.statusFor(meta?.api ?? 'resources') === 503) ctx.res.setHeader('Retry-After', 5);
   const code = TRPC_CODE[app.statusFor(meta?.api ?? 'resources')] ?? 'INTERNAL_SERVER_ERROR';
   throw new TRPCError({ code, message: app.message, cause: app });
 });

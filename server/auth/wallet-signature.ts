@@ -112,13 +112,27 @@ function publicKeyFor(wallet: string): KeyObject | undefined {
   }
 }
 
-function verifyEd25519(message: string, key: KeyObject | undefined, signature: Uint8Array): boolean {
+function verifyEd25519(message: string | Uint8Array, key: KeyObject | undefined, signature: Uint8Array): boolean {
   if (!key) return false;
   try {
     // node:crypto is ~70x faster than tweetnacl and rejects non-canonical signatures (S >= L).
-    return cryptoVerify(null, Buffer.from(message, 'utf8'), key, signature);
+    const bytes = typeof message === 'string' ? Buffer.from(message, 'utf8') : message;
+    return cryptoVerify(null, bytes, key, signature);
   } catch {
     return false;
+  }
+}
+
+/**
+ * Whether `signature` is `address`'s Ed25519 signature of `message` (raw bytes, e.g. a payment
+ * transaction's message), with the same cached keys. False for anything malformed; never throws.
+ */
+export function verifyAddressSignature(address: string, message: Uint8Array, signature: Uint8Array): boolean {
+  if (signature.length !== 64) return false;
+  try {
+    return verifyEd25519(message, publicKeyFor(address), signature);
+  } catch {
+    return false; // an address that is not base58 of 32 bytes
   }
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Database } from '../db/orm.ts';
-import { Agent, Order, Review, type StoredService } from '../db/entities/index.ts';
+import { Agent, LIVE_PAYMENT_STATES, Order, Review, type StoredService } from '../db/entities/index.ts';
 import { AppError } from '../errors.ts';
 import { microToUsdc, usdcToMicro } from '../money.ts';
 import type {
@@ -182,7 +182,13 @@ export class AgentService {
   async remove(wallet: string, id: string): Promise<void> {
     await this.#db.em().transactional(async (em) => {
       await this.#owned(em, wallet, id, LockMode.PESSIMISTIC_WRITE);
-      const undelivered = await em.count(Order, { agent: id, status: 'PAID' });
+      // Paid and not delivered, or being paid right now (payments lock this row before they are recorded).
+      const [paying] = await em.execute<{ count: string | number }[]>(
+        `select count(*) as count from payment p join orders o on o.id = p.order_id
+          where o.agent_id = ? and p.state in (${LIVE_PAYMENT_STATES.map(() => '?').join(', ')})`,
+        [id, ...LIVE_PAYMENT_STATES],
+      );
+      const undelivered = (await em.count(Order, { agent: id, status: 'PAID' })) + Number(paying?.count ?? 0);
       if (undelivered > 0) {
         throw new AppError('INVALID_STATUS_TRANSITION', `The agent has ${undelivered} paid order(s) to deliver first`);
       }

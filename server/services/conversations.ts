@@ -5,6 +5,7 @@ import type { Database } from '../db/orm.ts';
 import { Agent, Conversation, Message } from '../db/entities/index.ts';
 import { AppError } from '../errors.ts';
 import type { ConversationCreate, ConversationOut, MessageHistory, MessageOut, MessageSend } from '../schemas/marketplace.ts';
+import { recordEvent } from '../events/outbox.ts';
 import { agentNotFound } from './agents.ts';
 
 const conversationNotFound = (id: string) => new AppError('CONVERSATION_NOT_FOUND', `Conversation '${id}' not found`);
@@ -31,14 +32,16 @@ const messageOut = (m: Pick<Message, 'id' | 'conversation' | 'senderWallet' | 'c
 /** Conversations between a consumer and an agent, and their messages. Participants only. */
 export class ConversationService {
   readonly #db: Database;
+  readonly #events: { poke(): void } | undefined;
 
-  constructor(db: Database) {
+  constructor(db: Database, events?: { poke(): void }) {
     this.#db = db;
+    this.#events = events;
   }
 
   async create(wallet: string, input: ConversationCreate): Promise<ConversationOut & { messages: MessageOut[] }> {
     if (input.clientWallet !== wallet) throw new AppError('UNAUTHORIZED_ACCESS', 'clientWallet must be the signing wallet');
-    return this.#db.em().transactional(async (em) => {
+    const created = await this.#db.em().transactional(async (em) => {
       const agent = await em.findOne(Agent, { id: input.agentId, deletedAt: null });
       if (!agent) throw agentNotFound(input.agentId);
       if (agent.walletAddress === wallet) throw new AppError('UNAUTHORIZED_ACCESS', 'An agent cannot open a conversation with itself');
@@ -47,8 +50,16 @@ export class ConversationService {
       const message = { id: randomUUID(), conversation: conversation.id, senderWallet: wallet, content: input.initialMessage, messageType: 'TEXT', createdAt: now };
       await em.insert(Conversation, conversation);
       await em.insert(Message, message);
+      await recordEvent(em, agent.walletAddress, 'conversation:new', {
+        conversationId: conversation.id,
+        clientWallet: wallet,
+        initialMessage: input.initialMessage,
+        createdAt: now.toISOString(),
+      });
       return { ...conversationOut(conversation as Conversation), messages: [messageOut(message)] };
     });
+    this.#events?.poke(); // committed: deliver conversation:new now
+    return created;
   }
 
   async get(wallet: string, id: string): Promise<ConversationOut> {
@@ -78,12 +89,17 @@ export class ConversationService {
    */
   async send(wallet: string, id: string, input: MessageSend): Promise<MessageOut> {
     if (input.senderWallet !== wallet) throw new AppError('UNAUTHORIZED_ACCESS', 'senderWallet must be the signing wallet');
-    return this.#db.em().transactional(async (em) => {
+    const sent = await this.#db.em().transactional(async (em) => {
       const { conversation, agent } = await this.#participant(em, wallet, id);
       const now = new Date();
       const message = { id: randomUUID(), conversation: id, senderWallet: wallet, content: input.content, messageType: input.messageType, createdAt: now };
       await em.insert(Message, message);
       await em.nativeUpdate(Conversation, { id }, { updatedAt: now });
+      // The provider hears about what its consumers say (its own messages are not news to it).
+      if (wallet !== agent.walletAddress) {
+        const { conversationId, ...eventMessage } = messageOut(message);
+        await recordEvent(em, agent.walletAddress, 'message:received', { conversationId, message: eventMessage });
+      }
       // Only one reply can be the first: the conditional update decides among concurrent ones.
       const firstReply =
         wallet === agent.walletAddress && (await em.nativeUpdate(Conversation, { id, firstReplyAt: null }, { firstReplyAt: now })) === 1;
@@ -97,6 +113,8 @@ export class ConversationService {
       }
       return messageOut(message);
     });
+    this.#events?.poke(); // committed: deliver message:received now
+    return sent;
   }
 
   /** The conversation and its agent, if the wallet takes part in it. */

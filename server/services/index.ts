@@ -1,7 +1,12 @@
 import type { Database } from '../db/orm.ts';
+import type { EventBus } from '../events/bus.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import { AgentService } from './agents.ts';
 import { ConversationService } from './conversations.ts';
+import { IdempotencyService } from './idempotency.ts';
+import { OrderService } from './orders.ts';
+import { PaymentService } from './payments.ts';
+import type { Ledger } from '../payments/ledger.ts';
 import { OrganizationService } from './organizations.ts';
 import { ResourceService } from './resources.ts';
 import { WalletAuthService } from './wallet-auth.ts';
@@ -14,11 +19,16 @@ export interface Services {
   rateLimiter: RateLimiter;
   agents: AgentService;
   conversations: ConversationService;
+  orders: OrderService;
+  payments: PaymentService;
+  idempotency: IdempotencyService;
+  /** Live provider events: `poke()` after committing a transaction that recorded events. */
+  events: EventBus;
 }
 
 export function createServices(
   db: Database,
-  options: { rateLimiter: RateLimiter; publicBaseUrl?: string; log?: (error: unknown) => void },
+  options: { rateLimiter: RateLimiter; events: EventBus; ledger: Ledger; commissionBps: number; publicBaseUrl?: string; log?: (error: unknown) => void },
 ): Services {
   return {
     organizations: new OrganizationService(db),
@@ -26,6 +36,14 @@ export function createServices(
     walletAuth: new WalletAuthService(db, options),
     rateLimiter: options.rateLimiter,
     agents: new AgentService(db),
-    conversations: new ConversationService(db),
+    conversations: new ConversationService(db, options.events),
+    orders: new OrderService(db, options),
+    payments: new PaymentService(db, options.ledger, {
+      commissionBps: options.commissionBps,
+      onEvents: () => options.events.poke(),
+      ...(options.log ? { log: options.log } : {}),
+    }),
+    idempotency: new IdempotencyService(db),
+    events: options.events,
   };
 }

@@ -1,10 +1,11 @@
 import { createMarketplaceClient, createSignedFetch, generateKeypair, keypairSigner, type AgentRegistrationInput } from '../../client-sdk/index.ts';
 
-/** A wallet with its typed client and its signed REST fetch. */
-export function walletFor(baseUrl: string) {
-  const { address, secretKey } = generateKeypair();
+/** A wallet (new, or the given secret key's) with its typed client and its signed REST fetch. */
+export function walletFor(baseUrl: string, secretKey = generateKeypair().secretKey) {
   const signer = keypairSigner(secretKey);
+  const { address } = signer;
   return {
+    secretKey,
     address,
     signer,
     sdk: createMarketplaceClient({ baseUrl, wallet: signer }),

@@ -43,7 +43,7 @@ async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>)
 }
 
 export function testConfig(database: DatabaseConfig): Config {
-  return { port: 0, host: '127.0.0.1', database, logLevel: 'silent', shutdownTimeoutMs: 5_000 };
+  return { port: 0, host: '127.0.0.1', database, logLevel: 'silent', shutdownTimeoutMs: 5_000, commissionBps: 1000, ledger: { kind: 'embedded' } };
 }
 
 export interface TestServer extends RunningServer {
@@ -53,9 +53,9 @@ export interface TestServer extends RunningServer {
 }
 
 /** The real server on an ephemeral port with a database of its own. */
-export async function startTestServer(): Promise<TestServer> {
+export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
   const { config, drop } = await createTestDatabase();
-  const server = await startServer(testConfig(config), createLogger('silent'));
+  const server = await startServer({ ...testConfig(config), ...overrides }, createLogger('silent'));
   return {
     ...server,
     database: config,

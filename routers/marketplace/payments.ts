@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { PaymentConfig, usdc, walletAddress } from '../../server/schemas/marketplace.ts';
+import { marketplaceProcedure } from '../procedures.ts';
+import { router } from '../trpc.ts';
+
+export const paymentsRouter = router({
+  config: marketplaceProcedure
+    .meta({
+      errorStatuses: [429],
+      openapi: { method: 'GET', path: '/api/payments/config', tags: ['Payments'], summary: 'What and where to pay: mint, destination, cluster, RPC URL', protect: false },
+    })
+    .input(z.object({}))
+    .output(PaymentConfig)
+    .query(({ ctx }) => ctx.services.payments.config()),
+
+  faucet: marketplaceProcedure
+    .meta({
+      errorStatuses: [404, 422, 429],
+      openapi: {
+        method: 'POST',
+        path: '/dev/faucet',
+        tags: ['Development'],
+        summary: 'Mint test USDC (and fee SOL) to a wallet: embedded ledger only',
+        description: 'Exists only when the server runs its embedded LiteSVM ledger (no SOLANA_RPC_URL); 404 otherwise.',
+        protect: false,
+      },
+    })
+    .input(z.strictObject({ wallet: walletAddress, amount: usdc.refine((v) => v > 0 && v <= 1_000_000, 'Must be more than 0 and at most 1,000,000') }))
+    .output(z.object({ wallet: z.string(), amount: z.number(), balance: z.number(), signature: z.string() }))
+    .mutation(({ ctx, input }) => ctx.services.payments.faucet(input.wallet, input.amount)),
+});
