@@ -17,7 +17,12 @@
  * authentication (API key, cached after the first request; or an Ed25519 signature, verified on every
  * request), validation and JSON serialization. autocannon runs in a worker thread so the load
  * generator does not share the server's event loop. 429 answers are counted in a column of their own.
+ * Then orders, payments and live events on each database, each on a server of its own
+ * (scripts/bench-orders.ts): accept-and-pay, the order list, event delivery to 1,000 connected agents.
  * Last, Ed25519 verifications per second, node:crypto vs tweetnacl (scripts/bench-signatures.ts).
+ *
+ *   npm run bench             everything
+ *   npm run bench -- orders   only the orders part (scripts/bench-orders.ts)
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,6 +36,7 @@ import { EmployeeResource } from '../server/db/entities/index.ts';
 import { createLogger } from '../server/logger.ts';
 import type { EmployeeCreate } from '../server/schemas/resources.ts';
 import { SEEDED_AGENTS, setUpMarketplace, type MarketplaceScenario } from './bench-marketplace.ts';
+import { benchOrders } from './bench-orders.ts';
 import { benchSignatures } from './bench-signatures.ts';
 
 const HOST = '127.0.0.1';
@@ -116,7 +122,7 @@ function redactPassword(url: string): string {
 
 function benchConfig(database: DatabaseConfig): Config {
   // Rate limits off: the bench sends thousands of requests a second from one wallet / one IP.
-  return { port: 0, host: HOST, database, rateLimits: 'off', logLevel: 'silent', shutdownTimeoutMs: 5_000 };
+  return { port: 0, host: HOST, database, rateLimits: 'off', logLevel: 'silent', shutdownTimeoutMs: 5_000, commissionBps: 1000, ledger: { kind: 'embedded' } };
 }
 
 function employeeBody(resourceId: string): EmployeeCreate {
@@ -409,7 +415,7 @@ function machineLoad(): string {
   return `load average ${decimal.format(oneMinute)} (1 min) on ${availableParallelism()} cores`;
 }
 
-async function benchPostgresIfReachable(): Promise<void> {
+async function benchPostgresIfReachable(bench: (database: ThrowawayDatabase) => Promise<void> = benchDatabase): Promise<void> {
   const adminUrl = process.env.DATABASE_URL ?? DEFAULT_POSTGRES_URL;
   let database: ThrowawayDatabase;
   try {
@@ -419,7 +425,7 @@ async function benchPostgresIfReachable(): Promise<void> {
     console.log(`\n== PostgreSQL (${redactPassword(adminUrl)}): skipped, cannot create a database there: ${reason}`);
     return;
   }
-  await benchDatabase(database);
+  await bench(database);
 }
 
 /** A failure on one database is reported and the next one still runs; the exit code tells. */
@@ -437,10 +443,17 @@ async function main(): Promise<void> {
   console.log(
     `API benchmark: ${integer.format(SEEDED_EMPLOYEES)} employees, ${integer.format(SEEDED_AGENTS)} agents, Node ${process.version}; ${machineLoad()}`,
   );
-  await reportingFailure(() => benchDatabase(createPgliteDatabase()));
-  await reportingFailure(benchPostgresIfReachable);
-  console.log('\n== Wallet signatures (no database)');
-  await reportingFailure(benchSignatures);
+  const onlyOrders = process.argv.slice(2).includes('orders');
+  if (!onlyOrders) {
+    await reportingFailure(() => benchDatabase(createPgliteDatabase()));
+    await reportingFailure(() => benchPostgresIfReachable());
+  }
+  await reportingFailure(() => benchOrders(createPgliteDatabase()));
+  await reportingFailure(() => benchPostgresIfReachable(benchOrders));
+  if (!onlyOrders) {
+    console.log('\n== Wallet signatures (no database)');
+    await reportingFailure(benchSignatures);
+  }
   console.log(`\nDone in ${seconds(startedAt)}; ${machineLoad()}.`);
 }
 
