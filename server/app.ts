@@ -10,6 +10,7 @@ import type { Logger } from './logger.ts';
 import { createServices, type Services } from './services/index.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { serveReference } from './http/reference.ts';
+import { docsJsonSchemaText } from '../sites/config/json-schema.ts';
 import { MAX_BODY_BYTES } from './http/body.ts';
 import { createRestHandler } from './http/rest.ts';
 import { requestContext } from './http/context.ts';
@@ -75,6 +76,9 @@ export async function startServer(config: Config & { events?: EventBusOptions & 
   const channels = createEventChannels(services, events, log, config.events);
 
   const openapi = JSON.stringify(buildOpenApiDocument());
+  // The JSON Schema of docs.json / docs.yaml (from the zod schema that validates them), public and cacheable.
+  const docsSchema = docsJsonSchemaText(config.publicBaseUrl ? { baseUrl: config.publicBaseUrl } : {});
+  const docsSchemaHeaders = { 'Content-Type': 'application/schema+json', 'Cache-Control': 'public, max-age=3600', 'Access-Control-Allow-Origin': '*' };
   const rest = createRestHandler(services, log);
   const trpc = createHTTPHandler({
     router: appRouter,
@@ -96,6 +100,7 @@ export async function startServer(config: Config & { events?: EventBusOptions & 
     if (solanaRpc && path === '/dev/solana-rpc') return solanaRpc(req, res);
     if (path === '/ws') return channels.handleRequest(req, res);
     if (req.method === 'GET' && path === '/openapi.json') return res.writeHead(200, { 'Content-Type': 'application/json' }).end(openapi);
+    if (req.method === 'GET' && path === '/schema.json') return res.writeHead(200, docsSchemaHeaders).end(docsSchema);
     if (req.method === 'GET' && path === '/health') return json(res, 200, { status: 'ok' });
     if (req.method === 'GET' && (await serveReference(path, res))) return;
     return rest(req, res);

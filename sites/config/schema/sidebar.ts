@@ -31,7 +31,7 @@ export const sidebarGroupSchema: z.ZodType<SidebarGroup, SidebarGroupInput> = z.
   get pages() {
     return z.array(z.union([sidebarPageSchema, sidebarGroupSchema])).describe('Page items or nested groups');
   },
-});
+}).meta({ id: 'SidebarGroup', title: 'Sidebar group' });
 
 export const isSidebarGroup = (item: SidebarPage | SidebarGroup): item is SidebarGroup => 'pages' in item;
 
