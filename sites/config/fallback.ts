@@ -357,7 +357,7 @@ export function suggest(word: string, candidates: readonly string[]): { suggesti
   const lower = word.toLowerCase();
   const byLower = new Map(candidates.map((c) => [c.toLowerCase(), c]));
   const best = closest(lower, [...byLower.keys()]);
-  // Short words only get close matches (`b` is not a typo of `a`); longer ones a third of their length.
-  const limit = Math.min(Math.max(2, Math.floor(Math.max(best.length, lower.length) / 3)), Math.floor(lower.length / 2));
+  // Typos are an edit or two: none for one letter (`b` is not a typo of `a`), 1 up to 3 letters, 2 up to 8, else 3.
+  const limit = lower.length <= 1 ? 0 : lower.length <= 3 ? 1 : lower.length <= 8 ? 2 : 3;
   return distance(lower, best) <= limit ? { suggestion: byLower.get(best)! } : {};
 }

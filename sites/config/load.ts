@@ -1,10 +1,12 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { validateWithFallback } from './fallback.ts';
-import { pathToString, type PathSegment, type Problem } from './problems.ts';
+import { pathToString, sortProblems, type PathSegment, type Problem } from './problems.ts';
 import { docsConfigSchema, frontmatterSchema, type DocsConfig, type Frontmatter } from './schema/index.ts';
 import { checkConfigSemantics, type ConfigLocator } from './semantics.ts';
 import { parseSource } from './source.ts';
+
+export { formatProblem, formatProblems, formatSummary, hasErrors, shouldFail, type Location, type PathSegment, type Problem, type Severity } from './problems.ts';
 
 /** Looked up at the root of a site's folder, in this order; the first one present is used. */
 export const CONFIG_FILES = ['docs.json', 'docs.yaml', 'docs.yml'] as const;
@@ -75,7 +77,7 @@ export function loadConfigSync(dir: string, _options: LoadOptions = {}): LoadedC
   const validated = validateWithFallback(docsConfigSchema, parsed.data, { file, locate: parsed.locate });
   const locate: ConfigLocator = (path) => at(validated.toOriginal(path));
   const semantics = checkConfigSemantics(validated.data, locate);
-  return { file, config: semantics.config, problems: [...problems, ...validated.problems, ...semantics.problems], locate };
+  return { file, config: semantics.config, problems: sortProblems([...problems, ...validated.problems, ...semantics.problems]), locate };
 }
 
 export interface ValidatedFrontmatter {
@@ -117,5 +119,5 @@ export function validateFrontmatter(file: string, source: string): ValidatedFron
     return { data: {}, body, bodyLine, problems };
   }
   const validated = validateWithFallback(frontmatterSchema, parsed.data, { file, locate: parsed.locate });
-  return { data: validated.data, body, bodyLine, problems: [...problems, ...validated.problems] };
+  return { data: validated.data, body, bodyLine, problems: sortProblems([...problems, ...validated.problems]) };
 }

@@ -1,0 +1,216 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { suggest } from '../config/fallback.ts';
+import { loadConfigSync } from '../config/load.ts';
+import { pathToString, type PathSegment, type Problem } from '../config/problems.ts';
+import { isExternal, normalizeRoute } from '../config/routes.ts';
+import type { DocsConfig } from '../config/schema/index.ts';
+import { sidebarGroups, type ConfigLocator } from '../config/semantics.ts';
+import { lineColumn, parseSource } from '../config/source.ts';
+import { resolveHref } from './links.ts';
+import { anchorsOf, codeOf, linksOf, parseBody, variableNames, type ParsedBody } from './mdx.ts';
+import type { SourcePage } from './types.ts';
+
+export type { SourcePage } from './types.ts';
+export { resolveHref, type ResolvedHref } from './links.ts';
+export { extractHeadings, headingSlugs, parseBody, substituteVariables, variableValue, type Heading, type Substitution } from './mdx.ts';
+
+export interface CheckOptions {
+  config: DocsConfig;
+  pages: readonly SourcePage[];
+  /** `loadConfig(dir).locate`; without it the config file is read again to find positions. */
+  locate?: ConfigLocator;
+}
+
+/**
+ * Content checks over a whole site (the config itself is checked while loading): links of the sidebar, tabs,
+ * anchors, header, banner, redirects and frontmatter that name no page; broken links and `#anchors` in page
+ * bodies; `{{ variables }}` with no string value; MDX that does not parse (error); page code (imports, exports,
+ * expressions) that building removes; local logo/favicon/image files that do not exist; redirects shadowed by a
+ * page; two files with one route.
+ *
+ * An internal link is fine when it names a page's route, a `redirects` key, or a file in the site folder (or its
+ * `public/`). Relative links resolve from the page file's folder.
+ */
+export function checkSite(dir: string, options: CheckOptions): Problem[] {
+  const { config, pages } = options;
+  const locate = options.locate ?? loadConfigSync(dir).locate;
+  const problems: Problem[] = [];
+  const variables = config.variables as Record<string, unknown>;
+
+  // Pages by route; each body parsed once.
+  const byRoute = new Map<string, SourcePage>();
+  const parsed = new Map<SourcePage, ParsedBody>();
+  for (const page of pages) {
+    const route = normalizeRoute(page.route);
+    const other = byRoute.get(route);
+    if (other) problems.push(warning(page.file, 1, 1, '', `\`${other.file}\` and \`${page.file}\` both have the route \`${route}\` (only one can be served)`));
+    else byRoute.set(route, page);
+    parsed.set(page, parseBody(page.body, variables));
+  }
+  const anchors = new Map<SourcePage, Set<string>>();
+  const anchorsOfPage = (page: SourcePage) => {
+    let set = anchors.get(page);
+    if (!set) {
+      const body = parsed.get(page);
+      set = body?.ok ? anchorsOf(body.tree) : new Set();
+      anchors.set(page, set);
+    }
+    return set;
+  };
+  const redirectKeys = new Set(Object.keys(config.redirects).map(normalizeRoute));
+  const isFile = (path: string) => [dir, join(dir, 'public')].some((root) => {
+    const full = join(root, path);
+    return full.startsWith(root) && existsSync(full) && statSync(full).isFile();
+  });
+
+  /** Why an internal href goes nowhere (`no page at ...`), or null when it is fine. */
+  const brokenBecause = (href: string, fromFile: string): { message: string; suggestion?: string } | null => {
+    if (/[{}\uE000\uE001]/.test(href)) return null; // an unresolved placeholder, reported on its own
+    const target = resolveHref(href, fromFile);
+    if (!target) return null;
+    const page = byRoute.get(target.route);
+    if (!page) {
+      if (redirectKeys.has(target.route) || isFile(target.path)) return null;
+      return { message: `no page at \`${target.route}\``, ...suggest(target.route, [...byRoute.keys()]) };
+    }
+    if (target.hash === null || target.hash === '' || parsed.get(page)?.ok === false) return null;
+    const ids = anchorsOfPage(page);
+    if (ids.has(target.hash)) return null;
+    const where = page.file === fromFile ? 'this page' : `\`${page.file}\``;
+    return { message: `no heading \`#${target.hash}\` on ${where}`, ...(ids.size ? suggest(target.hash, [...ids]) : {}) };
+  };
+
+  // docs.json / docs.yaml: every internal href (the config file is the site root, so relative = root-relative).
+  const configLink = (path: PathSegment[], href: string | undefined) => {
+    if (href === undefined || isExternal(href)) return;
+    const broken = brokenBecause(href.startsWith('/') || href.startsWith('#') ? href : `/${href}`, '');
+    if (broken) problems.push({ severity: 'warning', ...locate(path), message: capitalize(broken.message), ...(broken.suggestion ? { suggestion: broken.suggestion } : {}) });
+  };
+  for (const { group, path } of sidebarGroups(config.sidebar)) {
+    configLink([...path, 'href'], group.href);
+    group.pages.forEach((item, i) => 'href' in item && !('pages' in item) && configLink([...path, 'pages', i, 'href'], item.href));
+  }
+  config.tabs.forEach((tab, i) => configLink(['tabs', i, 'href'], tab.href));
+  config.anchors.forEach((anchor, i) => configLink(['anchors', i, 'href'], anchor.href));
+  config.header.links.forEach((link, i) => configLink(['header', 'links', i, 'href'], link.href));
+  configLink(['banner', 'href'], config.banner.href);
+  // redirects: only consulted where no page exists; a destination that is redirected again is a chain or a loop.
+  const active = new Map<string, string>();
+  for (const [from, to] of Object.entries(config.redirects)) {
+    if (isExternal(from)) continue; // reported while loading
+    const shadowing = byRoute.get(normalizeRoute(from));
+    if (shadowing) {
+      problems.push({ severity: 'warning', ...locate(['redirects', from]), message: `\`${shadowing.file}\` exists at this path, so this redirect is never used (a page redirects with its frontmatter \`redirect\`)` });
+    } else active.set(normalizeRoute(from), to);
+  }
+  for (const [from, to] of Object.entries(config.redirects)) {
+    const start = normalizeRoute(from);
+    if (!active.has(start) || isExternal(to) || normalizeRoute(to) === start) continue;
+    if (!active.has(normalizeRoute(to))) {
+      configLink(['redirects', from], to);
+      continue;
+    }
+    const visited = new Set([start]);
+    let current = normalizeRoute(to);
+    let final = to;
+    let loop = false;
+    while (active.has(current)) {
+      if (visited.has(current)) {
+        loop = true;
+        break;
+      }
+      visited.add(current);
+      final = active.get(current)!;
+      if (isExternal(final)) break;
+      current = normalizeRoute(final);
+    }
+    const message = loop ? `Redirect loop: \`${to}\` is redirected back (never reaches a page)` : `\`${to}\` is itself redirected: redirect to \`${final}\` directly`;
+    problems.push({ severity: 'warning', ...locate(['redirects', from]), message });
+  }
+
+  // Local files the config names.
+  const configFile = (path: PathSegment[], value: string | false | undefined) => {
+    if (typeof value !== 'string' || value === '' || isExternal(value) || value.startsWith('data:')) return;
+    const file = `/${value.replace(/^\.?\//, '').split(/[?#]/, 1)[0]}`;
+    if (!isFile(file)) problems.push({ severity: 'warning', ...locate(path), message: `No file \`${value}\` in the site folder` });
+  };
+  configFile(['logo', 'light'], config.logo.light);
+  configFile(['logo', 'dark'], config.logo.dark);
+  if (typeof config.favicon === 'string') configFile(['favicon'], config.favicon);
+  else if (config.favicon) {
+    configFile(['favicon', 'light'], config.favicon.light);
+    configFile(['favicon', 'dark'], config.favicon.dark);
+  }
+  configFile(['og', 'logo'], config.og.logo);
+  configFile(['socialPreview'], config.socialPreview);
+
+  // Pages: frontmatter links, body links, placeholders, code, parse errors.
+  const knownVariables = variableNames(variables);
+  for (const page of pages) {
+    const body = parsed.get(page)!;
+    const at = (offset: number) => {
+      const { line, column } = lineColumn(page.body, offset);
+      return { line: line + page.bodyLine - 1, column };
+    };
+    checkFrontmatter(page, (path, href) => {
+      const broken = brokenBecause(href, page.file);
+      if (broken) problems.push({ severity: 'warning', file: page.file, ...frontmatterPosition(dir, page.file, path), path: pathToString(path), message: capitalize(broken.message), ...(broken.suggestion ? { suggestion: broken.suggestion } : {}) });
+    });
+
+    for (const placeholder of body.substitution.unresolved) {
+      const { line, column } = at(placeholder.offset);
+      problems.push({
+        ...warning(page.file, line, column, '', `No string value for \`{{ ${placeholder.name} }}\` in \`variables\` (the placeholder stays as is)`),
+        ...suggest(placeholder.name, knownVariables),
+      });
+    }
+    if (!body.ok) {
+      const { line, column } = at(body.offset);
+      const opened = body.opened === undefined ? '' : ` (opened on line ${at(body.opened).line})`;
+      problems.push({ severity: 'error', file: page.file, line, column, path: '', message: `MDX does not parse: ${body.message}${opened}` });
+      continue;
+    }
+    for (const link of linksOf(body.tree, body.substitution)) {
+      const broken = brokenBecause(link.href, page.file);
+      if (!broken) continue;
+      const { line, column } = at(link.offset);
+      problems.push({ ...warning(page.file, line, column, '', `Broken link \`${link.href}\`: ${broken.message}`), ...(broken.suggestion ? { suggestion: broken.suggestion } : {}) });
+    }
+    for (const code of codeOf(body.tree, body.substitution)) {
+      const { line, column } = at(code.offset);
+      const what = code.kind === 'esm' ? `\`${code.code}\`` : code.kind === 'expression' ? `Expression \`{${code.code}}\`` : `Attribute expression \`${code.code}\``;
+      problems.push(warning(page.file, line, column, '', `${what} removed: building never runs page code`));
+    }
+  }
+  return problems;
+}
+
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+const warning = (file: string, line: number, column: number, path: string, message: string): Problem => ({ severity: 'warning', file, line, column, path, message });
+
+/** The internal hrefs of a page's frontmatter: `redirect`, `previous`/`next` (a path or `{ href }`). */
+function checkFrontmatter(page: SourcePage, check: (path: PathSegment[], href: string) => void) {
+  const { redirect, previous, next } = page.frontmatter;
+  if (redirect !== undefined && !isExternal(redirect)) check(['redirect'], redirect);
+  for (const [key, value] of [
+    ['previous', previous],
+    ['next', next],
+  ] as const) {
+    if (typeof value === 'string') {
+      if (!isExternal(value)) check([key], value);
+    } else if (value && !isExternal(value.href)) check([key, 'href'], value.href);
+  }
+}
+
+/** Line and column of a frontmatter key in the page file (read again; 1:1 when it cannot be). */
+function frontmatterPosition(dir: string, file: string, path: readonly PathSegment[]): { line: number; column: number } {
+  try {
+    const source = readFileSync(join(dir, file), 'utf8');
+    const match = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)^---[ \t]*$/m.exec(source);
+    if (!match || match.index !== 0) return { line: 1, column: 1 };
+    return parseSource(match[1]!, { file, format: 'yaml', lineOffset: 1 }).locate(path);
+  } catch {
+    return { line: 1, column: 1 };
+  }
+}

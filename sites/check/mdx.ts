@@ -1,0 +1,239 @@
+import GithubSlugger from 'github-slugger';
+import type { Root } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import remarkMdx from 'remark-mdx';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import { visit } from 'unist-util-visit';
+
+/**
+ * Page bodies as the renderer reads them: `{{ variables }}` substituted in the raw text first, then MDX parsed.
+ * Offsets in the substituted text map back to the body as written, so problems point at what the author typed.
+ */
+
+const processor = unified().use(remarkParse).use(remarkMdx);
+
+/** `{{ name }}` / `{{ dotted.path }}`, spaces inside the braces optional. */
+export const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
+
+export interface Placeholder {
+  /** The dotted path inside the braces. */
+  name: string;
+  /** Offset of `{{` in the text given. */
+  offset: number;
+  length: number;
+}
+
+export interface Substitution {
+  /** The text with every placeholder that has a string value replaced; the others stay as written. */
+  text: string;
+  /** Placeholders with no string value (missing, or an object, number... leaf). */
+  unresolved: Placeholder[];
+  /** Offset in `text` -> offset in the original. */
+  toSource(offset: number): number;
+}
+
+/** The string at a dotted path of `variables` (own keys only), or undefined. */
+export function variableValue(variables: Record<string, unknown>, name: string): string | undefined {
+  let node: unknown = variables;
+  for (const key of name.split('.')) {
+    if (typeof node !== 'object' || node === null || Array.isArray(node) || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return typeof node === 'string' ? node : undefined;
+}
+
+/** Every dotted path of `variables` that has a string value. */
+export function variableNames(variables: Record<string, unknown>, prefix = ''): string[] {
+  return Object.entries(variables).flatMap(([key, value]) =>
+    typeof value === 'string'
+      ? [prefix + key]
+      : typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? variableNames(value as Record<string, unknown>, `${prefix}${key}.`)
+        : [],
+  );
+}
+
+/** Substitutes string variables into a page body (never its frontmatter); other placeholders stay as they are. */
+export function substituteVariables(text: string, variables: Record<string, unknown>): Substitution {
+  const unresolved: Placeholder[] = [];
+  /** Replacements: where each starts in the output and in the source, and both lengths. */
+  const edits: { out: number; src: number; outLength: number; srcLength: number }[] = [];
+  let delta = 0;
+  const out = text.replace(PLACEHOLDER, (match: string, name: string, offset: number) => {
+    const value = variableValue(variables, name);
+    if (value === undefined) {
+      unresolved.push({ name, offset, length: match.length });
+      return match;
+    }
+    edits.push({ out: offset + delta, src: offset, outLength: value.length, srcLength: match.length });
+    delta += value.length - match.length;
+    return value;
+  });
+  const toSource = (offset: number) => {
+    let shift = 0;
+    for (const edit of edits) {
+      if (offset < edit.out) break;
+      if (offset < edit.out + edit.outLength) return edit.src; // inside a substituted value: its placeholder
+      shift = edit.src + edit.srcLength - (edit.out + edit.outLength);
+    }
+    return offset + shift;
+  };
+  return { text: out, unresolved, toSource };
+}
+
+export type ParsedBody =
+  | { ok: true; tree: Root; substitution: Substitution }
+  | {
+      ok: false;
+      message: string;
+      /** Offset in the body as written. */
+      offset: number;
+      /** Where the element the message refers to was opened (`expected corresponding closing tag for <div>`). */
+      opened?: number;
+      substitution: Substitution;
+    };
+
+/**
+ * Substitutes variables and parses the body as MDX. Placeholders left unresolved are masked (same length) so
+ * that MDX does not read them as expressions.
+ */
+export function parseBody(body: string, variables: Record<string, unknown> = {}): ParsedBody {
+  const substitution = substituteVariables(body, variables);
+  const masked = substitution.text.replace(PLACEHOLDER, (match) => match.replace(/\{/g, MASK_OPEN).replace(/\}/g, MASK_CLOSE));
+  try {
+    return { ok: true, tree: processor.parse(masked), substitution };
+  } catch (error) {
+    const e = error as { reason?: string; message: string; line?: number; column?: number; place?: { offset?: number; start?: { offset?: number } } };
+    let offset = substitution.toSource(e.place?.offset ?? e.place?.start?.offset ?? offsetOf(masked, e.line ?? 1, e.column ?? 1));
+    let message = e.reason ?? e.message;
+    // Messages name other places as ` (4:1-4:24)`, in lines of the body: keep them as offsets instead.
+    let opened: number | undefined;
+    const embedded = / \((\d+):(\d+)-\d+:\d+\)/.exec(message);
+    if (embedded) {
+      opened = substitution.toSource(offsetOf(masked, Number(embedded[1]), Number(embedded[2])));
+      message = message.replace(embedded[0], '');
+      if (/^Expected a closing tag/.test(message)) [offset, opened] = [opened, undefined]; // point at the unclosed tag
+    }
+    return { ok: false, message, offset, ...(opened === undefined ? {} : { opened }), substitution };
+  }
+}
+
+/** Stand-ins for the braces of unresolved placeholders while parsing (private-use characters). */
+export const MASK_OPEN = '\uE000';
+export const MASK_CLOSE = '\uE001';
+
+function offsetOf(text: string, line: number, column: number): number {
+  let offset = 0;
+  for (let l = 1; l < line; l++) {
+    const next = text.indexOf('\n', offset);
+    if (next === -1) break;
+    offset = next + 1;
+  }
+  return offset + column - 1;
+}
+
+export interface Heading {
+  depth: number;
+  text: string;
+  /** The `id` the renderer gives it: GitHub-style slug, `-1`, `-2`... for repeats (as Astro does). */
+  slug: string;
+  /** Offset of the heading in the body as written. */
+  offset: number;
+}
+
+/** The headings of a parsed body, in order, with their slugs. */
+export function headingsOf(tree: Root, substitution?: Substitution): Heading[] {
+  const slugger = new GithubSlugger();
+  const headings: Heading[] = [];
+  visit(tree, 'heading', (node) => {
+    const text = toString(node, { includeImageAlt: false });
+    const start = node.position?.start.offset ?? 0;
+    headings.push({ depth: node.depth, text, slug: slugger.slug(text), offset: substitution ? substitution.toSource(start) : start });
+  });
+  return headings;
+}
+
+/** The headings of a page body (variables substituted first); `[]` when the body does not parse. */
+export function extractHeadings(body: string, variables: Record<string, unknown> = {}): Heading[] {
+  const parsed = parseBody(body, variables);
+  return parsed.ok ? headingsOf(parsed.tree, parsed.substitution) : [];
+}
+
+/** The fragment ids a body offers: heading slugs and explicit `id` attributes of JSX elements. */
+export function anchorsOf(tree: Root): Set<string> {
+  const anchors = new Set(headingsOf(tree).map((h) => h.slug));
+  visit(tree, (node) => {
+    if (node.type !== 'mdxJsxFlowElement' && node.type !== 'mdxJsxTextElement') return;
+    for (const attribute of node.attributes) {
+      if (attribute.type === 'mdxJsxAttribute' && attribute.name === 'id' && typeof attribute.value === 'string') anchors.add(attribute.value);
+    }
+  });
+  return anchors;
+}
+
+/** The heading slugs of a page body, in order (what the table of contents links to). */
+export const headingSlugs = (body: string, variables: Record<string, unknown> = {}) => extractHeadings(body, variables).map((h) => h.slug);
+
+export interface BodyLink {
+  href: string;
+  /** Offset in the body as written. */
+  offset: number;
+  /** `link`, `definition`, or the JSX element's name (`a`, `Card`...). */
+  source: string;
+}
+
+/** Markdown links and reference definitions, and string `href` attributes of JSX elements (`<a>`, `<Card>`...). */
+export function linksOf(tree: Root, substitution: Substitution): BodyLink[] {
+  const links: BodyLink[] = [];
+  const at = (offset: number | undefined) => substitution.toSource(offset ?? 0);
+  visit(tree, (node) => {
+    if (node.type === 'link' || node.type === 'definition') links.push({ href: node.url, offset: at(node.position?.start.offset), source: node.type });
+    else if (node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') {
+      for (const attribute of node.attributes) {
+        if (attribute.type === 'mdxJsxAttribute' && attribute.name === 'href' && typeof attribute.value === 'string') {
+          links.push({ href: attribute.value, offset: at(attribute.position?.start.offset ?? node.position?.start.offset), source: node.name ?? 'fragment' });
+        }
+      }
+    }
+  });
+  return links;
+}
+
+export interface PageCode {
+  kind: 'esm' | 'expression' | 'attribute';
+  /** The code, shortened. */
+  code: string;
+  offset: number;
+}
+
+const LITERAL = /^\s*(?:-?\d+(?:\.\d+)?|true|false|null|"[^"\\]*"|'[^'\\]*')\s*$/;
+const COMMENT = /^\s*(?:\/\*[\s\S]*?\*\/\s*|\/\/[^\n]*\n?\s*)*$/;
+const short = (code: string) => {
+  const line = code.trim().replace(/\s+/g, ' ');
+  return line.length > 40 ? `${line.slice(0, 39)}…` : line;
+};
+
+/**
+ * Code in a page: `import`/`export`, `{expressions}` (not `{/* comments *\/}`) and JSX attribute expressions other
+ * than plain literals (`cols={2}` is fine). Building never runs it.
+ */
+export function codeOf(tree: Root, substitution: Substitution): PageCode[] {
+  const found: PageCode[] = [];
+  const at = (offset: number | undefined) => substitution.toSource(offset ?? 0);
+  visit(tree, (node) => {
+    if (node.type === 'mdxjsEsm') found.push({ kind: 'esm', code: short(node.value), offset: at(node.position?.start.offset) });
+    else if ((node.type === 'mdxFlowExpression' || node.type === 'mdxTextExpression') && !COMMENT.test(node.value)) {
+      found.push({ kind: 'expression', code: short(node.value), offset: at(node.position?.start.offset) });
+    } else if (node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') {
+      for (const attribute of node.attributes) {
+        const position = attribute.position?.start.offset ?? node.position?.start.offset;
+        if (attribute.type === 'mdxJsxExpressionAttribute') found.push({ kind: 'attribute', code: short(attribute.value), offset: at(position) });
+        else if (typeof attribute.value === 'object' && attribute.value !== null && !LITERAL.test(attribute.value.value)) {
+          found.push({ kind: 'attribute', code: `${attribute.name}={${short(attribute.value.value)}}`, offset: at(position) });
+        }
+      }
+    }
+  });
+  return found;
+}
