@@ -84,6 +84,19 @@ describe('a broken site with docs.json (tests/fixtures/docs-broken)', () => {
     expect(lines((await check(fixture('docs-broken'), { withLocate: false })).problems)).toEqual(expected);
   });
 
+  it('pageSource: false leaves out what the renderer reports while preparing pages (placeholders, MDX errors, page code)', async () => {
+    const dir = fixture('docs-broken');
+    const loaded = await loadConfig(dir);
+    const { pages } = await check(dir);
+    const problems = lines(sortProblems(checkSite(dir, { config: loaded.config, pages, locate: loaded.locate, pageSource: false })));
+    expect(problems.filter((line) => line.startsWith('guides/'))).toEqual([
+      'guides/start.mdx:4:1  warning  previous  No page at `/nowhere`',
+      'guides/start.mdx:17:46  warning  Broken link `#instal`: no heading `#instal` on this page; did you mean `install`?',
+      'guides/start.mdx:17:74  warning  Broken link `../index#nope`: no heading `#nope` on `index.mdx`',
+      'guides/start.mdx:19:19  warning  Broken link `/api/overview`: no page at `/api/overview`',
+    ]);
+  });
+
   it('the only error is the MDX that does not parse; the rest are warnings', async () => {
     const { problems } = await check(fixture('docs-broken'));
     expect(problems.filter((p) => p.severity === 'error').map((p) => p.file)).toEqual(['guides/broken.mdx']);

@@ -20,6 +20,11 @@ export interface CheckOptions {
   pages: readonly SourcePage[];
   /** `loadConfig(dir).locate`; without it the config file is read again to find positions. */
   locate?: ConfigLocator;
+  /**
+   * Also report placeholders with no value, MDX that does not parse and page code (default true). Pass false
+   * when the renderer's page preparation (`sites/source/mdx.ts` `preparePage`) already reported them.
+   */
+  pageSource?: boolean;
 }
 
 /**
@@ -158,7 +163,8 @@ export function checkSite(dir: string, options: CheckOptions): Problem[] {
       if (broken) problems.push({ severity: 'warning', file: page.file, ...frontmatterPosition(dir, page.file, path), path: pathToString(path), message: capitalize(broken.message), ...(broken.suggestion ? { suggestion: broken.suggestion } : {}) });
     });
 
-    for (const placeholder of body.substitution.unresolved) {
+    const pageSource = options.pageSource ?? true;
+    for (const placeholder of pageSource ? body.substitution.unresolved : []) {
       const { line, column } = at(placeholder.offset);
       problems.push({
         ...warning(page.file, line, column, '', `No string value for \`{{ ${placeholder.name} }}\` in \`variables\` (the placeholder stays as is)`),
@@ -166,6 +172,7 @@ export function checkSite(dir: string, options: CheckOptions): Problem[] {
       });
     }
     if (!body.ok) {
+      if (!pageSource) continue;
       const { line, column } = at(body.offset);
       const opened = body.opened === undefined ? '' : ` (opened on line ${at(body.opened).line})`;
       problems.push({ severity: 'error', file: page.file, line, column, path: '', message: `MDX does not parse: ${body.message}${opened}` });
@@ -177,7 +184,7 @@ export function checkSite(dir: string, options: CheckOptions): Problem[] {
       const { line, column } = at(link.offset);
       problems.push({ ...warning(page.file, line, column, '', `Broken link \`${link.href}\`: ${broken.message}`), ...(broken.suggestion ? { suggestion: broken.suggestion } : {}) });
     }
-    for (const code of codeOf(body.tree, body.substitution)) {
+    for (const code of pageSource ? codeOf(body.tree, body.substitution) : []) {
       const { line, column } = at(code.offset);
       const what = code.kind === 'esm' ? `\`${code.code}\`` : code.kind === 'expression' ? `Expression \`{${code.code}}\`` : `Attribute expression \`${code.code}\``;
       problems.push(warning(page.file, line, column, '', `${what} removed: building never runs page code`));
