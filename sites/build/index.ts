@@ -1,0 +1,176 @@
+import { createHash } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import mdx from '@astrojs/mdx';
+import { build as astroBuild, type AstroInlineConfig } from 'astro';
+import { shouldFail } from '../config/problems.ts';
+import { preparePage } from '../source/mdx.ts';
+import { readSite } from '../source/read.ts';
+import type { SanitizeOptions } from '../source/sanitize.ts';
+import type { Problem, SourcePage } from '../source/types.ts';
+import type { RenderContext } from '../src/lib/types.ts';
+import { codeTitleTransformer } from '../src/components/mdx/code-meta.ts';
+import { copyButtonTransformer } from '../src/lib/code.ts';
+import { checkSite } from '../check/index.ts';
+import type { ConfigLocator } from '../config/semantics.ts';
+import { copyAssets } from './assets.ts';
+import { writeOutputs } from './outputs.ts';
+import { writeSearchIndex } from './search-index.ts';
+import { writeSocialImages } from './social-images.ts';
+import { docsIntegration, type SiteState } from './integration.ts';
+import { buildSiteData, normalizeBase } from './site-data.ts';
+
+export type { Problem } from '../source/types.ts';
+export type { RenderContext } from '../src/lib/types.ts';
+
+/** The Astro project (this folder's parent). */
+export const SITES_DIR = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
+
+export interface BuildProgress {
+  phase: string;
+  done?: number;
+  total?: number;
+  message?: string;
+}
+
+export interface BuildOptions {
+  /** The docs folder (docs.json/docs.yaml and MDX pages), anywhere on disk. */
+  source: string;
+  /** Output folder (emptied first). */
+  out: string;
+  /** Fail (throw {@link BuildError}) on any problem, warnings included; otherwise only errors fail. */
+  strict?: boolean;
+  /** URL base path (`/owner/repo`, `/owner/repo~branch`); default `/`. */
+  base?: string;
+  /** Absolute origin for canonical links, the sitemap and social images (`https://docs.example.com`). */
+  site?: string;
+  context?: Partial<RenderContext>;
+  onProgress?: (event: BuildProgress) => void;
+  /** Where Astro caches between builds of this source; default a folder per source under the OS temp dir. */
+  cacheDir?: string;
+}
+
+export interface BuildResult {
+  pages: number;
+  problems: Problem[];
+  durationMs: number;
+}
+
+/** A build that did not produce a site: its problems say why. */
+export class BuildError extends Error {
+  readonly problems: Problem[];
+  constructor(message: string, problems: Problem[]) {
+    super(message);
+    this.name = 'BuildError';
+    this.problems = problems;
+  }
+}
+
+export const DEFAULT_CONTEXT: RenderContext = { published: false, defaultBranch: false, customDomain: false };
+
+/** A cache folder per docs folder: Astro reuses cached content by page id otherwise. */
+export function defaultCacheDir(source: string): string {
+  return join(tmpdir(), 'docs-sites-cache', createHash('sha256').update(resolve(source)).digest('hex').slice(0, 16));
+}
+
+export interface PreparedSite {
+  state: SiteState;
+  locate: ConfigLocator;
+  pages: SourcePage[];
+  problems: Problem[];
+  markdown: Map<string, string>;
+}
+
+/** Reads and prepares a site (config, pages, sanitised MDX, Markdown) without building it. */
+export async function prepareSite(options: { source: string; out?: string; base?: string; site?: string; context?: Partial<RenderContext>; strict?: boolean }): Promise<PreparedSite> {
+  const sourceDir = resolve(options.source);
+  const base = normalizeBase(options.base);
+  const context: RenderContext = { ...DEFAULT_CONTEXT, ...options.context };
+  const source = await readSite(sourceDir, { strict: options.strict ?? false, ignore: options.out ? [resolve(options.out)] : [] });
+  const problems = [...source.problems, ...checkSite(sourceDir, { config: source.config, pages: source.pages, locate: source.locate, pageSource: false })];
+  const sanitize: SanitizeOptions = { base, zoomImages: source.config.content.zoomImages, sourceDir };
+  const prepared = new Map<string, string>();
+  const markdown = new Map<string, string>();
+  const ok = new Map<string, boolean>();
+  const zoom = new Map<string, boolean>();
+  for (const page of source.pages) {
+    const result = preparePage(page, source.config.variables, sanitize);
+    prepared.set(join(sourceDir, page.file), result.code);
+    markdown.set(page.route, result.markdown);
+    ok.set(page.route, result.ok);
+    zoom.set(page.route, /data-zoom/.test(result.code) || (sanitize.zoomImages && /!\[|<img\b/i.test(result.code)));
+    problems.push(...result.problems);
+  }
+  const data = buildSiteData({ config: source.config, pages: source.pages, ok, zoom, base, site: options.site, context });
+  return { state: { sourceDir, data, prepared, sanitize }, locate: source.locate, pages: source.pages, problems, markdown };
+}
+
+/** The Astro configuration of one site: the project in SITES_DIR, the site's data through the integration. */
+export function astroConfig(state: SiteState, options: { out: string; cacheDir: string; mode: 'build' | 'dev' }): AstroInlineConfig {
+  return {
+    root: SITES_DIR,
+    configFile: false,
+    srcDir: join(SITES_DIR, 'src'),
+    publicDir: join(SITES_DIR, 'public'),
+    outDir: options.out,
+    cacheDir: options.cacheDir,
+    base: state.data.base || '/',
+    ...(state.data.site ? { site: state.data.site } : {}),
+    output: 'static',
+    trailingSlash: 'ignore',
+    logLevel: options.mode === 'dev' ? 'warn' : 'error',
+    devToolbar: { enabled: false },
+    build: { format: 'directory' },
+    image: { service: { entrypoint: 'astro/assets/services/noop' } },
+    markdown: { syntaxHighlight: 'shiki', shikiConfig: { themes: { light: 'github-light', dark: 'github-dark' }, defaultColor: false, transformers: [codeTitleTransformer, copyButtonTransformer] } },
+    integrations: [mdx(), docsIntegration(state)],
+    vite: {
+      logLevel: options.mode === 'dev' ? 'warn' : 'error',
+      cacheDir: join(options.cacheDir, 'vite'),
+      server: { fs: { allow: [SITES_DIR, state.sourceDir] } },
+    },
+  };
+}
+
+/**
+ * Builds one documentation site into `out`: Astro (static pages), then the Pagefind index, the agent outputs
+ * (llms.txt, llms-full.txt, `<page>.md`), sitemap.xml, robots.txt, `_redirects.json`, social images and the
+ * docs folder's assets.
+ */
+export async function buildSite(options: BuildOptions): Promise<BuildResult> {
+  const started = performance.now();
+  const progress = options.onProgress ?? (() => {});
+  process.env.ASTRO_TELEMETRY_DISABLED = '1';
+  const out = resolve(options.out);
+  progress({ phase: 'read' });
+  const site = await prepareSite({ ...options, out });
+  // Without strict, problems never stop a build: invalid values fell back to defaults, bad pages show a notice.
+  if (options.strict && shouldFail(site.problems, { strict: true })) {
+    throw new BuildError(`The site has ${site.problems.length} problem(s) and the build is strict: nothing was built`, site.problems);
+  }
+  progress({ phase: 'render', total: site.pages.length });
+  await rm(out, { recursive: true, force: true });
+  await mkdir(out, { recursive: true });
+  const cacheDir = options.cacheDir ?? defaultCacheDir(site.state.sourceDir);
+  await astroBuild(astroConfig(site.state, { out, cacheDir, mode: 'build' }));
+  progress({ phase: 'render', done: site.pages.length, total: site.pages.length });
+
+  progress({ phase: 'search' });
+  await writeSearchIndex(out);
+  progress({ phase: 'outputs' });
+  await writeOutputs(out, site.state.data, site.markdown);
+  await copyAssets(site.state.sourceDir, out, [out, cacheDir]);
+  const social = await writeSocialImages({
+    site: site.state.data,
+    sourceDir: site.state.sourceDir,
+    out,
+    cacheDir,
+    locate: site.locate,
+    onProgress: (done, total) => progress({ phase: 'social-images', done, total }),
+  });
+  site.problems.push(...social.problems);
+  progress({ phase: 'done', message: `${site.pages.length} pages` });
+  return { pages: site.pages.length, problems: site.problems, durationMs: Math.round(performance.now() - started) };
+}

@@ -1,0 +1,103 @@
+import { mdxToMdast } from 'satteri';
+import { auditTree, type SanitizeOptions } from './sanitize.ts';
+import type { Problem } from './types.ts';
+import { decodeTokens, substituteVariables } from './variables.ts';
+
+/** Astro's Markdown features for MDX (GFM and smart punctuation on): the parse check must parse the same way. */
+export const MDX_FEATURES = { gfm: true, smartPunctuation: true } as const;
+
+export interface PreparedPage {
+  /** MDX handed to the compiler: frontmatter lines blanked (line numbers kept), variables substituted. */
+  code: string;
+  /** Markdown for agents: the body with variables substituted and removed code left out. */
+  markdown: string;
+  /** False when the page is not valid MDX: `code` is then a short notice page. */
+  ok: boolean;
+  problems: Problem[];
+}
+
+/**
+ * Turns a page body (frontmatter split off) into what the MDX compiler sees. Runs in the Vite `load` hook (so `{{ variables }}` are in
+ * place before MDX parses) and before the build (problems, Markdown output). Never throws on bad MDX: the page
+ * becomes a notice and an error problem points at the line and column.
+ */
+export function preparePage(
+  page: { file: string; body: string; bodyLine: number },
+  variables: Record<string, unknown>,
+  options: SanitizeOptions,
+): PreparedPage {
+  const { file, body, bodyLine } = page;
+  const offsetLines = bodyLine - 1;
+  const problems: Problem[] = [];
+  const { text, unresolved } = substituteVariables(body, variables, 'token');
+  for (const item of unresolved) {
+    const before = body.slice(0, item.offset);
+    const line = before.split('\n').length;
+    problems.push({
+      severity: 'warning',
+      file,
+      line: line + offsetLines,
+      column: item.offset - before.lastIndexOf('\n'),
+      path: '',
+      message:
+        item.reason === 'missing'
+          ? `variable \`${item.path}\` is not defined; the placeholder is shown as is`
+          : `variable \`${item.path}\` is not a string; the placeholder is shown as is`,
+    });
+  }
+  const literal = substituteVariables(body, variables, 'literal').text;
+  let tree;
+  try {
+    tree = mdxToMdast(text, { features: MDX_FEATURES });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const at = /^(\d+):(\d+):\s*/.exec(message);
+    problems.push({
+      severity: 'error',
+      file,
+      line: at ? Number(at[1]) + offsetLines : bodyLine,
+      column: at ? Number(at[2]) : 1,
+      path: '',
+      message: `not valid MDX, the page shows a notice instead: ${decodeTokens(at ? message.slice(at[0].length) : message)}`,
+    });
+    return { code: failedPage(), markdown: literal, ok: false, problems };
+  }
+  const findings = auditTree(tree, options, file);
+  const removed: { start: number; end: number }[] = [];
+  for (const finding of findings) {
+    if (finding.removed) removed.push(finding.removed);
+    if (finding.message) {
+      problems.push({
+        severity: finding.severity,
+        file,
+        line: (finding.line ?? 1) + offsetLines,
+        column: finding.column ?? 1,
+        path: '',
+        message: finding.message,
+      });
+    }
+  }
+  return { code: '\n'.repeat(offsetLines) + text, markdown: decodeTokens(cut(text, removed)).trim(), ok: true, problems };
+}
+
+function cut(text: string, spans: { start: number; end: number }[]): string {
+  let out = '';
+  let at = 0;
+  for (const span of [...spans].sort((a, b) => a.start - b.start)) {
+    if (span.start < at) continue;
+    out += text.slice(at, span.start);
+    at = span.end;
+  }
+  return (out + text.slice(at)).replace(/\n{3,}/g, '\n\n');
+}
+
+function failedPage(): string {
+  return [
+    '<Danger>',
+    '',
+    'This page could not be rendered: its MDX is not valid. The build reported where.',
+    '',
+    '</Danger>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,82 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+import { loadConfig, validateFrontmatter } from '../config/load.ts';
+import type { ConfigLocator } from '../config/semantics.ts';
+import { routeOfFile } from '../config/routes.ts';
+import type { DocsConfig } from '../config/schema/index.ts';
+import type { Problem, SourcePage } from './types.ts';
+
+export interface ReadOptions {
+  strict?: boolean;
+  /** Absolute folders to leave out (the build's output folder when it is inside the docs folder). */
+  ignore?: string[];
+}
+
+export interface SiteSource {
+  config: DocsConfig;
+  pages: SourcePage[];
+  problems: Problem[];
+  /** The config file read, or null (every default). */
+  configFile: string | null;
+  locate: ConfigLocator;
+}
+
+/** Folders never searched for pages or assets. */
+export const SKIPPED_DIRS = new Set(['node_modules']);
+
+/**
+ * Every file of a docs folder, relative, `/` separators, sorted; node_modules, `.git` and other dot folders and
+ * files, and the `ignore` folders are left out.
+ */
+export async function listFiles(dir: string, ignore: string[] = []): Promise<string[]> {
+  const root = resolve(dir);
+  const ignored = ignore.map((p) => resolve(p));
+  const out: string[] = [];
+  const walk = async (folder: string) => {
+    if (ignored.some((p) => folder === p)) return;
+    let entries;
+    try {
+      entries = await readdir(folder, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) continue;
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRS.has(entry.name)) await walk(path);
+      } else if (entry.isFile()) {
+        out.push(relative(root, path).split(sep).join('/'));
+      }
+    }
+  };
+  await walk(root);
+  return out.sort();
+}
+
+/**
+ * Reads a site: `docs.json`/`docs.yaml` (invalid values fall back to defaults, each a problem) and every
+ * `**\/*.mdx` page with its frontmatter validated. Routes: the path without `.mdx`, `index` names its folder.
+ * Two files with one route: the first in path order wins, the other is a problem.
+ */
+export async function readSite(dir: string, options: ReadOptions = {}): Promise<SiteSource> {
+  const loaded = await loadConfig(dir, { strict: options.strict ?? false });
+  const problems: Problem[] = [...loaded.problems];
+  const files = (await listFiles(dir, options.ignore)).filter((file) => file.toLowerCase().endsWith('.mdx'));
+  const pages: SourcePage[] = [];
+  const seen = new Map<string, string>();
+  for (const file of files) {
+    const source = await readFile(join(dir, file), 'utf8');
+    const route = routeOfFile(file);
+    const other = seen.get(route);
+    if (other !== undefined) {
+      problems.push({ severity: 'warning', file, line: 1, column: 1, path: '', message: `\`${other}\` already has the route \`${route}\`; this file is not built` });
+      continue;
+    }
+    seen.set(route, file);
+    const fm = validateFrontmatter(file, source);
+    problems.push(...fm.problems);
+    pages.push({ file, route, frontmatter: fm.data, body: fm.body, bodyLine: fm.bodyLine });
+  }
+  return { config: loaded.config, pages, problems, configFile: loaded.file, locate: loaded.locate };
+}

@@ -1,0 +1,184 @@
+/**
+ * Navigation of one page, from the config alone: its locale, the tabs shown and the active one, the sidebar
+ * groups and anchors shown, and previous/next. Pure functions, used by the layout at build time.
+ */
+import { normalizeRoute } from '../../config/routes.ts';
+import { isExternal, isSidebarGroup, type DocsConfig, type Neighbour, type SidebarGroup, type SidebarPage } from '../../config/schema/index.ts';
+
+export type Tab = DocsConfig['tabs'][number];
+export type Anchor = DocsConfig['anchors'][number];
+
+/** A link shown in the previous/next footer. */
+export interface NavLink {
+  title: string;
+  href: string;
+}
+
+/**
+ * The page's locale: with a locale-keyed sidebar, the first path segment when it is a sidebar key (other than
+ * `default`), else `default`. A flat sidebar has no locales: undefined.
+ */
+export function localeOf(config: DocsConfig, route: string): string | undefined {
+  if (Array.isArray(config.sidebar)) return undefined;
+  const first = normalizeRoute(route).split('/')[1] ?? '';
+  return first !== 'default' && first !== '' && Object.hasOwn(config.sidebar, first) ? first : 'default';
+}
+
+/** The sidebar groups of a locale (all groups of a flat sidebar). */
+export function sidebarOf(config: DocsConfig, locale: string | undefined): SidebarGroup[] {
+  if (Array.isArray(config.sidebar)) return config.sidebar;
+  return (locale !== undefined ? config.sidebar[locale] : undefined) ?? [];
+}
+
+/** Tabs shown for a locale: those without `locale`, and those whose `locale` is the page's. */
+export function tabsFor(config: DocsConfig, locale: string | undefined): Tab[] {
+  return config.tabs.filter((tab) => tab.locale === undefined || tab.locale === locale);
+}
+
+const tabIds = (group: SidebarGroup): string[] => (group.tab === undefined ? [] : Array.isArray(group.tab) ? group.tab : [group.tab]);
+
+/** Every internal route a group links to (its own `href` and its pages, nested groups included). */
+function routesOf(group: SidebarGroup): string[] {
+  const out: string[] = [];
+  if (group.href !== undefined && !isExternal(group.href)) out.push(normalizeRoute(group.href));
+  for (const item of group.pages) {
+    if (isSidebarGroup(item)) out.push(...routesOf(item));
+    else if (!isExternal(item.href)) out.push(normalizeRoute(item.href));
+  }
+  return out;
+}
+
+/**
+ * The active tab: the shown tab whose sidebar groups contain the page, else the shown tab whose `href` is the
+ * longest prefix of the page's route, else none.
+ */
+export function activeTabOf(config: DocsConfig, route: string, locale: string | undefined): Tab | undefined {
+  const tabs = tabsFor(config, locale);
+  if (tabs.length === 0) return undefined;
+  const current = normalizeRoute(route);
+  const groups = flattenGroups(sidebarOf(config, locale));
+  for (const tab of tabs) {
+    if (groups.some((group) => tabIds(group).includes(tab.id) && routesOf(group).includes(current))) return tab;
+  }
+  let best: Tab | undefined;
+  let bestLength = -1;
+  for (const tab of tabs) {
+    if (isExternal(tab.href)) continue;
+    const href = normalizeRoute(tab.href);
+    const matches = href === '/' ? true : current === href || current.startsWith(`${href}/`);
+    if (matches && href.length > bestLength) {
+      best = tab;
+      bestLength = href.length;
+    }
+  }
+  return best;
+}
+
+function flattenGroups(groups: SidebarGroup[]): SidebarGroup[] {
+  return groups.flatMap((group) => [group, ...flattenGroups(group.pages.filter(isSidebarGroup))]);
+}
+
+/** Groups shown with a tab: groups without `tab` always; groups with `tab` only when it names the active tab. */
+export function visibleGroups(groups: SidebarGroup[], tab: Tab | undefined): SidebarGroup[] {
+  const keep = (group: SidebarGroup) => {
+    const ids = tabIds(group);
+    return ids.length === 0 || (tab !== undefined && ids.includes(tab.id));
+  };
+  const filter = (items: (SidebarGroup | SidebarPage)[]): (SidebarGroup | SidebarPage)[] =>
+    items.filter((item) => !isSidebarGroup(item) || keep(item)).map((item) => (isSidebarGroup(item) ? { ...item, pages: filter(item.pages) } : item));
+  return groups.filter(keep).map((group) => ({ ...group, pages: filter(group.pages) }));
+}
+
+/** Anchors shown: `locale` must be the page's and `tab` the active tab's, when set. */
+export function anchorsFor(config: DocsConfig, locale: string | undefined, tab: Tab | undefined): Anchor[] {
+  return config.anchors.filter((anchor) => (anchor.locale === undefined || anchor.locale === locale) && (anchor.tab === undefined || anchor.tab === tab?.id));
+}
+
+/** Internal links of the shown sidebar in reading order (a group's `href` before its pages), each once. */
+export function readingOrder(groups: SidebarGroup[]): NavLink[] {
+  const out: NavLink[] = [];
+  const seen = new Set<string>();
+  const add = (title: string, href: string) => {
+    if (isExternal(href)) return;
+    const route = normalizeRoute(href);
+    if (seen.has(route)) return;
+    seen.add(route);
+    out.push({ title, href: route });
+  };
+  const walk = (group: SidebarGroup) => {
+    if (group.href !== undefined) add(group.group ?? group.href, group.href);
+    for (const item of group.pages) {
+      if (isSidebarGroup(item)) walk(item);
+      else add(item.title, item.href);
+    }
+  };
+  groups.forEach(walk);
+  return out;
+}
+
+export interface PageNavigation {
+  locale: string | undefined;
+  tabs: Tab[];
+  activeTab: Tab | undefined;
+  groups: SidebarGroup[];
+  anchors: Anchor[];
+  previous: NavLink | undefined;
+  next: NavLink | undefined;
+}
+
+/**
+ * Everything the layout needs to navigate from one page. `titleOf` names a route for a frontmatter
+ * `previous`/`next` given as a bare path (the page's title, else the path).
+ */
+export function navigationOf(
+  config: DocsConfig,
+  route: string,
+  overrides: { previous?: Neighbour | undefined; next?: Neighbour | undefined },
+  titleOf: (route: string) => string | undefined,
+): PageNavigation {
+  const locale = localeOf(config, route);
+  const activeTab = activeTabOf(config, route, locale);
+  const groups = visibleGroups(sidebarOf(config, locale), activeTab);
+  let previous: NavLink | undefined;
+  let next: NavLink | undefined;
+  if (config.content.automaticallyInferNextPrevious) {
+    const order = readingOrder(groups);
+    const index = order.findIndex((link) => link.href === normalizeRoute(route));
+    if (index !== -1) {
+      previous = order[index - 1];
+      next = order[index + 1];
+    }
+  }
+  const resolve = (value: Neighbour | undefined, inferred: NavLink | undefined): NavLink | undefined => {
+    if (value === undefined) return inferred;
+    if (value === false) return undefined;
+    if (typeof value === 'string') {
+      const target = isExternal(value) ? value : normalizeRoute(value);
+      return { title: (isExternal(value) ? undefined : titleOf(target)) ?? value, href: target };
+    }
+    return { title: value.title, href: isExternal(value.href) ? value.href : normalizeRoute(value.href) };
+  };
+  return {
+    locale,
+    tabs: tabsFor(config, locale),
+    activeTab,
+    groups,
+    anchors: anchorsFor(config, locale, activeTab),
+    previous: resolve(overrides.previous, previous),
+    next: resolve(overrides.next, next),
+  };
+}
+
+/** The sidebar title of a route, first match in any locale. */
+export function sidebarTitles(config: DocsConfig): Map<string, string> {
+  const titles = new Map<string, string>();
+  const all = Array.isArray(config.sidebar) ? config.sidebar : Object.values(config.sidebar).flat();
+  const walk = (group: SidebarGroup) => {
+    for (const item of group.pages) {
+      if (isSidebarGroup(item)) walk(item);
+      else if (!isExternal(item.href) && !titles.has(normalizeRoute(item.href))) titles.set(normalizeRoute(item.href), item.title);
+    }
+  };
+  all.forEach(walk);
+  return titles;
+}
