@@ -95,6 +95,7 @@ export async function prepareSite(options: { source: string; out?: string; base?
   const markdown = new Map<string, string>();
   const ok = new Map<string, boolean>();
   const zoom = new Map<string, boolean>();
+  const firstHeadings = new Map<string, string>();
   for (const page of source.pages) {
     const result = preparePage(page, source.config.variables, sanitize);
     prepared.set(join(sourceDir, page.file), result.code);
@@ -102,8 +103,10 @@ export async function prepareSite(options: { source: string; out?: string; base?
     ok.set(page.route, result.ok);
     zoom.set(page.route, /data-zoom/.test(result.code) || (sanitize.zoomImages && /!\[|<img\b/i.test(result.code)));
     problems.push(...result.problems);
+    const h1 = /^#[ \t]+(.+?)[ \t#]*$/m.exec(result.markdown.split(/^(?:```|~~~)/m, 1)[0] ?? '')?.[1];
+    if (h1) firstHeadings.set(page.route, h1);
   }
-  const data = buildSiteData({ config: source.config, pages: source.pages, ok, zoom, base, site: options.site, context });
+  const data = buildSiteData({ config: source.config, pages: source.pages, ok, zoom, firstHeadings, base, site: options.site, context });
   return { state: { sourceDir, data, prepared, sanitize }, locate: source.locate, pages: source.pages, problems, markdown };
 }
 

@@ -49,7 +49,8 @@ export function listedPages(site: SiteData): PageData[] {
 const titleOf = (page: PageData) => page.title ?? page.navTitle ?? (page.route === '/' ? 'Home' : page.route);
 
 export function pageMarkdown(page: PageData, body: string): string {
-  const title = page.title ?? page.navTitle;
+  const startsWithTitle = /^#[ \t]/.test(body.trimStart());
+  const title = page.title ?? (startsWithTitle ? undefined : page.navTitle);
   const head = [title ? `# ${title}` : '', page.heroDescription ? `> ${page.heroDescription.replace(/\n/g, ' ')}` : ''].filter(Boolean).join('\n\n');
   return `${[head, body.trim()].filter(Boolean).join('\n\n')}\n`;
 }

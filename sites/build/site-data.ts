@@ -42,6 +42,8 @@ export interface SiteDataOptions {
   pages: SourcePage[];
   ok: Map<string, boolean>;
   zoom: Map<string, boolean>;
+  /** The first `# heading` of each page body, by route (a title for pages without one). */
+  firstHeadings?: Map<string, string>;
   base: string;
   site?: string | undefined;
   context: RenderContext;
@@ -82,7 +84,7 @@ export function buildSiteData(options: SiteDataOptions): SiteData {
       route: page.route,
       file: page.file,
       title: fm.title,
-      navTitle: titles.get(page.route),
+      navTitle: titles.get(page.route) ?? options.firstHeadings?.get(page.route),
       heroDescription: fm.description,
       description: fm.description ?? config.description,
       image,

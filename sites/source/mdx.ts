@@ -58,7 +58,8 @@ export function preparePage(
       line: at ? Number(at[1]) + offsetLines : bodyLine,
       column: at ? Number(at[2]) : 1,
       path: '',
-      message: `not valid MDX, the page shows a notice instead: ${decodeTokens(at ? message.slice(at[0].length) : message)}`,
+      // Positions inside the message are the body's: make them the file's.
+      message: `not valid MDX, the page shows a notice instead: ${decodeTokens(at ? message.slice(at[0].length) : message).replace(/\((\d+):(\d+)\)/g, (_m, l: string, c: string) => `(line ${Number(l) + offsetLines}, column ${c})`)}`,
     });
     return { code: failedPage(), markdown: literal, ok: false, problems };
   }

@@ -166,7 +166,7 @@ function filterAttributes(tag: string, component: boolean, attributes: JsxAttrib
     }
     if (typeof value === 'string') {
       if (hasToken(value)) value = decodeTokens(value);
-      if (URL_ATTRIBUTES.has(name)) {
+      if (URL_ATTRIBUTES.has(name) || (component && name === 'icon' && /[/.]/.test(value))) {
         const kind = name === 'href' || name === 'cite' ? 'link' : 'media';
         if (name === 'srcset') {
           const parts = value.split(',').map((candidate) => {

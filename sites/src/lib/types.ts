@@ -18,7 +18,7 @@ export interface PageData {
   file: string;
   /** Frontmatter `title`. */
   title?: string | undefined;
-  /** Title used in navigation when the page has no frontmatter title: its sidebar title. */
+  /** Title used when the page has no frontmatter title: its sidebar title, else its first `# heading`. */
   navTitle?: string | undefined;
   /** Frontmatter `description` (the hero shows only this one). */
   heroDescription?: string | undefined;

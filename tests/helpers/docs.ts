@@ -1,0 +1,176 @@
+/**
+ * Building documentation-site fixtures for tests, once per process per variant, into throwaway folders.
+ *
+ *   const site = await buildFixture('docs-full', { base: '/acme/widgets' });
+ *   const page = site.page('/en/quickstart');      // parsed HTML
+ *   page.select('title')?.text                      // 'Quickstart - Acme Docs'
+ *
+ * Variants: `config` patches docs.json (shallow merge over the fixture's), `files` adds or replaces files;
+ * both copy the fixture first. The same `key` returns the same build (default: the options serialised).
+ * Browser tests can serve `site.out` with any static server (pages at `<route>/index.html`).
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { selectAll, select } from 'hast-util-select';
+import { toString } from 'hast-util-to-string';
+import { htmlToHast } from 'satteri';
+import { buildSite, type BuildOptions, type BuildResult } from '../../sites/build/index.ts';
+
+export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+
+export interface FixtureOptions {
+  base?: string;
+  site?: string;
+  context?: BuildOptions['context'];
+  /** Shallow-merged over the fixture's docs.json (a copy of the fixture is built). */
+  config?: Record<string, unknown>;
+  /** Files (path relative to the fixture -> content) added or replaced in the copy. */
+  files?: Record<string, string>;
+  strict?: boolean;
+  key?: string;
+}
+
+type HastNode = any;
+
+/** One element of a parsed page. */
+export interface El {
+  node: HastNode;
+  /** Text content. */
+  text: string;
+  /** An attribute as written in HTML (`class`, `aria-label`, `data-zoom`), or undefined. */
+  attr(name: string): string | undefined;
+  has(name: string): boolean;
+  select(selector: string): El | undefined;
+  selectAll(selector: string): El[];
+}
+
+function wrap(node: HastNode): El {
+  return {
+    node,
+    get text() {
+      return toString(node);
+    },
+    attr(name: string) {
+      const properties = node.properties ?? {};
+      for (const key of Object.keys(properties)) {
+        if (attributeName(key) === name.toLowerCase()) {
+          const value = properties[key];
+          if (value === undefined || value === null || value === false) return undefined;
+          return Array.isArray(value) ? value.join(' ') : value === true ? '' : String(value);
+        }
+      }
+      return undefined;
+    },
+    has(name: string) {
+      return this.attr(name) !== undefined;
+    },
+    select(selector: string) {
+      const found = select(selector, node);
+      return found ? wrap(found) : undefined;
+    },
+    selectAll(selector: string) {
+      return selectAll(selector, node).map(wrap);
+    },
+  };
+}
+
+/** hast property names -> HTML attribute names (`className` -> `class`, `ariaLabel` -> `aria-label`). */
+function attributeName(property: string): string {
+  if (property === 'className') return 'class';
+  if (property === 'htmlFor') return 'for';
+  if (property === 'httpEquiv') return 'http-equiv';
+  if (/^aria[A-Z]/.test(property)) return `aria-${property.slice(4).toLowerCase()}`;
+  if (/^data[A-Z]/.test(property)) return property.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  return property.toLowerCase();
+}
+
+export interface Page extends El {
+  html: string;
+}
+
+export function parseHtml(html: string): Page {
+  const root = htmlToHast(html);
+  return Object.assign(wrap(root), { html });
+}
+
+export interface BuiltSite {
+  out: string;
+  source: string;
+  result: BuildResult;
+  /** The built HTML of a route (`/`, `/en/quickstart`), parsed. */
+  page(route: string): Page;
+  /** A built file's text (`llms.txt`, `en/quickstart.md`). */
+  file(path: string): string;
+  exists(path: string): boolean;
+}
+
+const builds = new Map<string, Promise<BuiltSite>>();
+const folders: string[] = [];
+process.once('exit', () => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+export function htmlPath(route: string): string {
+  return route === '/' ? 'index.html' : `${route.replace(/^\/+|\/+$/g, '')}/index.html`;
+}
+
+/** Builds a fixture (or a variant of it) once per process. */
+export function buildFixture(name: string, options: FixtureOptions = {}): Promise<BuiltSite> {
+  const key = options.key ?? JSON.stringify([name, options]);
+  let build = builds.get(key);
+  if (!build) {
+    build = (async () => {
+      const work = mkdtempSync(join(tmpdir(), 'docs-fixture-'));
+      folders.push(work);
+      let source = join(FIXTURES, name);
+      if (options.config || options.files) {
+        const copy = join(work, 'source');
+        cpSync(source, copy, { recursive: true });
+        if (options.config) {
+          const file = join(copy, 'docs.json');
+          const current = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+          writeFileSync(file, JSON.stringify({ ...current, ...options.config }, null, 2));
+        }
+        for (const [path, content] of Object.entries(options.files ?? {})) {
+          mkdirSync(dirname(join(copy, path)), { recursive: true });
+          writeFileSync(join(copy, path), content);
+        }
+        source = copy;
+      }
+      const out = join(work, 'out');
+      const result = await buildSite({
+        source,
+        out,
+        cacheDir: join(work, 'cache'),
+        ...(options.base !== undefined ? { base: options.base } : {}),
+        ...(options.site !== undefined ? { site: options.site } : {}),
+        ...(options.context !== undefined ? { context: options.context } : {}),
+        ...(options.strict !== undefined ? { strict: options.strict } : {}),
+      });
+      const cache = new Map<string, Page>();
+      return {
+        out,
+        source,
+        result,
+        page(route: string) {
+          let page = cache.get(route);
+          if (!page) {
+            page = parseHtml(readFileSync(join(out, htmlPath(route)), 'utf8'));
+            cache.set(route, page);
+          }
+          return page;
+        },
+        file(path: string) {
+          return readFileSync(join(out, path.replace(/^\/+/, '')), 'utf8');
+        },
+        exists(path: string) {
+          return existsSync(join(out, path.replace(/^\/+/, '')));
+        },
+      };
+    })();
+    builds.set(key, build);
+  }
+  return build;
+}
