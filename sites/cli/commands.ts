@@ -1,0 +1,89 @@
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { checkSite } from '../check/index.ts';
+import { formatProblem, formatSummary, shouldFail, type Problem } from '../config/load.ts';
+import { readSite } from '../source/read.ts';
+import { STARTER_FILES } from './starter.ts';
+
+function report(problems: Problem[], strict: boolean) {
+  for (const problem of problems) console.error(formatProblem(problem));
+  if (problems.length === 0) return console.log('No problems found.');
+  const warningsFail = strict && problems.some((p) => p.severity === 'warning');
+  console.error(`\n${formatSummary(problems)}${warningsFail ? ' (--strict: warnings fail too)' : ''}`);
+}
+
+export async function runInit(dir: string): Promise<number> {
+  const taken = Object.keys(STARTER_FILES).filter((file) => existsSync(join(dir, file)));
+  if (taken.length > 0) {
+    console.error(`docs init: ${taken.join(', ')} already exist${taken.length === 1 ? 's' : ''} in ${dir}; nothing was written.`);
+    return 1;
+  }
+  for (const [file, text] of Object.entries(STARTER_FILES)) {
+    await mkdir(join(dir, file, '..'), { recursive: true });
+    await writeFile(join(dir, file), text, { flag: 'wx' });
+    console.log(`created ${relative(process.cwd(), join(dir, file)) || file}`);
+  }
+  console.log('\nNext: docs dev (preview), docs check (validate), docs build --out dist (static site).');
+  return 0;
+}
+
+export async function runCheck(dir: string, { strict }: { strict: boolean }): Promise<number> {
+  const site = await readSite(dir, { strict });
+  const problems = [...site.problems, ...(await checkSite(dir, site))];
+  report(problems, strict);
+  return shouldFail(problems, { strict }) ? 1 : 0;
+}
+
+/** Progress lines: one per phase, and within a phase at most every 10% (or in place on a terminal). */
+function progressPrinter() {
+  const tty = process.stdout.isTTY;
+  let phase = '';
+  let lastShown = -1;
+  return (event: { phase: string; done?: number; total?: number; message?: string }) => {
+    const counted = event.total ? ` ${event.done ?? 0}/${event.total}` : '';
+    const line = `${event.phase}${counted}${event.message ? `: ${event.message}` : ''}`;
+    if (event.phase !== phase) {
+      if (tty && phase) process.stdout.write('\n');
+      phase = event.phase;
+      lastShown = -1;
+    }
+    if (tty) return void process.stdout.write(`\r\x1b[2K${line}`);
+    const tenth = event.total ? Math.floor(((event.done ?? 0) * 10) / event.total) : 0;
+    if (tenth === lastShown) return;
+    lastShown = tenth;
+    console.log(line);
+  };
+}
+
+export async function runBuild(dir: string, options: { out: string; strict: boolean; base?: string; site?: string }): Promise<number> {
+  const progress = progressPrinter();
+  // Astro loads only for the commands that render.
+  const { buildSite } = await import('../build/index.ts');
+  try {
+    const result = await buildSite({ source: dir, ...options, context: { published: false, defaultBranch: false, customDomain: false }, onProgress: progress });
+    if (process.stdout.isTTY) process.stdout.write('\n');
+    report(result.problems, options.strict);
+    console.log(`Built ${result.pages} pages into ${options.out} in ${(result.durationMs / 1000).toFixed(1)} s`);
+    return 0;
+  } catch (error) {
+    if (process.stdout.isTTY) process.stdout.write('\n');
+    const problems = (error as { problems?: Problem[] }).problems;
+    if (!problems) throw error;
+    report(problems, options.strict);
+    console.error('Build failed: nothing was written.');
+    return 1;
+  }
+}
+
+export async function runDev(dir: string, options: { port?: number; host?: string }): Promise<number> {
+  const { devSite } = await import('../build/dev.ts');
+  const server = await devSite({ source: dir, ...options });
+  console.log(`Previewing ${dir} at ${server.url} (reloads on edits; Ctrl+C stops)`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+  return 0;
+}
