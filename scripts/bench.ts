@@ -19,10 +19,14 @@
  * generator does not share the server's event loop. 429 answers are counted in a column of their own.
  * Then orders, payments and live events on each database, each on a server of its own
  * (scripts/bench-orders.ts): accept-and-pay, the order list, event delivery to 1,000 connected agents.
- * Last, Ed25519 verifications per second, node:crypto vs tweetnacl (scripts/bench-signatures.ts).
+ * Then Ed25519 verifications per second, node:crypto vs tweetnacl (scripts/bench-signatures.ts).
+ * Last, documentation sites (scripts/bench-docs.ts): cold builds of 100 and 1,000 generated MDX pages by our
+ * renderer (sites/build) and by Astro Starlight, each in a child process (wall seconds, peak RSS), and the
+ * gzipped HTML/CSS/JS weight of one page of each site; about 2-3 minutes.
  *
  *   npm run bench             everything
  *   npm run bench -- orders   only the orders part (scripts/bench-orders.ts)
+ *   npm run bench -- docs     only the documentation-sites part (scripts/bench-docs.ts)
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -36,6 +40,7 @@ import { EmployeeResource } from '../server/db/entities/index.ts';
 import { createLogger } from '../server/logger.ts';
 import type { EmployeeCreate } from '../server/schemas/resources.ts';
 import { SEEDED_AGENTS, setUpMarketplace, type MarketplaceScenario } from './bench-marketplace.ts';
+import { benchDocs } from './bench-docs.ts';
 import { benchOrders } from './bench-orders.ts';
 import { benchSignatures } from './bench-signatures.ts';
 
@@ -440,20 +445,28 @@ async function reportingFailure(bench: () => Promise<void>): Promise<void> {
 
 async function main(): Promise<void> {
   const startedAt = performance.now();
+  const parts = process.argv.slice(2);
+  const onlyOrders = parts.includes('orders');
+  const onlyDocs = parts.includes('docs');
+  const everything = !onlyOrders && !onlyDocs;
   console.log(
-    `API benchmark: ${integer.format(SEEDED_EMPLOYEES)} employees, ${integer.format(SEEDED_AGENTS)} agents, Node ${process.version}; ${machineLoad()}`,
+    onlyDocs
+      ? `Documentation-sites benchmark, Node ${process.version}; ${machineLoad()}`
+      : `API benchmark: ${integer.format(SEEDED_EMPLOYEES)} employees, ${integer.format(SEEDED_AGENTS)} agents, Node ${process.version}; ${machineLoad()}`,
   );
-  const onlyOrders = process.argv.slice(2).includes('orders');
-  if (!onlyOrders) {
+  if (everything) {
     await reportingFailure(() => benchDatabase(createPgliteDatabase()));
     await reportingFailure(() => benchPostgresIfReachable());
   }
-  await reportingFailure(() => benchOrders(createPgliteDatabase()));
-  await reportingFailure(() => benchPostgresIfReachable(benchOrders));
-  if (!onlyOrders) {
+  if (everything || onlyOrders) {
+    await reportingFailure(() => benchOrders(createPgliteDatabase()));
+    await reportingFailure(() => benchPostgresIfReachable(benchOrders));
+  }
+  if (everything) {
     console.log('\n== Wallet signatures (no database)');
     await reportingFailure(benchSignatures);
   }
+  if (everything || onlyDocs) await reportingFailure(benchDocs);
   console.log(`\nDone in ${seconds(startedAt)}; ${machineLoad()}.`);
 }
 
