@@ -3,9 +3,10 @@
  * temp folder) and the built files are read like a browser or a crawler would. One `describe` per config key,
  * the spec's words in the test names.
  */
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { devSite } from '../sites/build/dev.ts';
 import { BuildError, buildSite, prepareSite } from '../sites/build/index.ts';
 import { writeSocialImages } from '../sites/build/social-images.ts';
 import { readSite } from '../sites/source/read.ts';
@@ -737,4 +738,28 @@ describe('readSite', () => {
     expect(pages.map((p) => p.route)).toEqual(expect.arrayContaining(['/', '/legal', '/en/quickstart', '/en/api/overview', '/fr/demarrage']));
     expect(pages.find((p) => p.route === '/en/quickstart')?.frontmatter.title).toBe('Quickstart');
   });
+});
+
+describe('devSite', () => {
+  it('serves a docs folder and picks up edits of pages and docs.json', async () => {
+    const source = join(empty.out, '..', 'dev-source');
+    cpSync(join(FIXTURES, 'docs-empty'), source, { recursive: true });
+    // Astro leaves its request handler out of dev servers started under Vitest (process.env.VITEST).
+    const vitest = process.env.VITEST;
+    delete process.env.VITEST;
+    const server = await devSite({ source, port: 0 }).finally(() => {
+      process.env.VITEST = vitest;
+    });
+    try {
+      const title = async (path: string) => /<title>(.*?)<\/title>/.exec(await (await fetch(server.url + path)).text())?.[1];
+      expect(await title('')).toBe('Home - Documentation');
+      expect((await fetch(`${server.url}picture.png`)).headers.get('content-type')).toBe('image/png');
+      writeFileSync(join(source, 'docs.json'), '{ "name": "Renamed" }');
+      writeFileSync(join(source, 'guide.mdx'), '# An edited guide\n');
+      await expect.poll(() => title('guide'), { timeout: 10_000, interval: 200 }).toBe('An edited guide - Renamed');
+      expect(await (await fetch(server.url)).text()).not.toContain('googletagmanager');
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
 });

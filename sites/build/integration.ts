@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AstroIntegration } from 'astro';
 import type { Plugin } from 'vite';
@@ -6,6 +6,13 @@ import { validateFrontmatter } from '../config/load.ts';
 import { preparePage } from '../source/mdx.ts';
 import { createSanitizePlugin, type SanitizeOptions } from '../source/sanitize.ts';
 import type { SiteData } from '../src/lib/types.ts';
+import { ASSET_EXTENSIONS } from './assets.ts';
+
+const MIME_TYPES: Record<string, string> = {
+  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', avif: 'image/avif',
+  svg: 'image/svg+xml', ico: 'image/x-icon', pdf: 'application/pdf', mp4: 'video/mp4', webm: 'video/webm',
+  woff: 'font/woff', woff2: 'font/woff2',
+};
 
 /**
  * Everything one build (or dev server) renders from. Each call of buildSite/devSite makes its own; nothing is
@@ -18,6 +25,8 @@ export interface SiteState {
   /** Absolute page file -> compiled MDX prepared before the build (dev prepares on every load). */
   prepared: Map<string, string>;
   sanitize: SanitizeOptions;
+  /** Dev server only: re-reads the site (config, pages, titles) into this state after an edit. */
+  reload?: () => Promise<void>;
 }
 
 const VIRTUAL_SITE = 'virtual:docs/site';
@@ -31,11 +40,54 @@ export function siteModule(state: SiteState): string {
   return `export default ${JSON.stringify(state.data)};\nexport const loaders = {\n${loaders}\n};\n`;
 }
 
+const CONFIG_FILE = /^docs\.(?:json|ya?ml)$/;
+
 /** Serves the virtual module and hands the MDX compiler prepared page text for files of the docs folder. */
 export function docsVitePlugin(state: SiteState): Plugin {
   return {
     name: 'docs-site',
     enforce: 'pre',
+    configureServer(server) {
+      if (!state.reload) return;
+      const reload = state.reload;
+      server.watcher.add(state.sourceDir);
+      // Live reload: page edits re-run the load hook; docs.json and added/removed pages re-read the whole site.
+      const onEvent = (kind: 'add' | 'change' | 'unlink') => async (file: string) => {
+        if (!file.startsWith(`${state.sourceDir}/`)) return;
+        const relative = file.slice(state.sourceDir.length + 1);
+        const isPage = relative.endsWith('.mdx');
+        if (!isPage && !CONFIG_FILE.test(relative)) {
+          if (kind === 'change') server.environments.client.hot.send({ type: 'full-reload' });
+          return;
+        }
+        await reload();
+        for (const environment of Object.values(server.environments)) {
+          const graph = environment.moduleGraph;
+          const site = graph.getModuleById(RESOLVED_SITE);
+          if (site) graph.invalidateModule(site);
+          for (const module of graph.idToModuleMap.values()) {
+            if (module.file?.startsWith(`${state.sourceDir}/`) && module.file.endsWith('.mdx')) graph.invalidateModule(module);
+          }
+        }
+        server.environments.client.hot.send({ type: 'full-reload' });
+      };
+      server.watcher.on('add', onEvent('add'));
+      server.watcher.on('change', onEvent('change'));
+      server.watcher.on('unlink', onEvent('unlink'));
+      // The docs folder's assets (logo, images) at their paths under the base path, as in a build.
+      server.middlewares.use((req, res, next) => {
+        const url = decodeURIComponent((req.url ?? '/').split('?', 1)[0]!);
+        const base = state.data.base;
+        if (!url.startsWith(`${base}/`)) return next();
+        const relative = url.slice(base.length + 1);
+        const ext = relative.slice(relative.lastIndexOf('.') + 1).toLowerCase();
+        if (!ASSET_EXTENSIONS.has(ext) || relative.split('/').some((part) => part === '..' || part.startsWith('.'))) return next();
+        const file = join(state.sourceDir, relative);
+        if (!existsSync(file)) return next();
+        res.setHeader('Content-Type', MIME_TYPES[ext] ?? 'application/octet-stream');
+        createReadStream(file).pipe(res);
+      });
+    },
     resolveId(id) {
       if (id === VIRTUAL_SITE) return RESOLVED_SITE;
       return undefined;
