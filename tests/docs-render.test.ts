@@ -484,10 +484,19 @@ describe('search', () => {
     expect(empty.exists('pagefind/pagefind.js')).toBe(true);
     expect(branch.page('/').select('#docs-search-input')?.attr('data-base')).toBe('/');
   });
-  it('only the main content is indexed', () => {
+  const indexed = (site: BuiltSite) => {
+    const entry = JSON.parse(site.file('pagefind/pagefind-entry.json'));
+    return Object.values(entry.languages as Record<string, { page_count: number }>).reduce((n, language) => n + language.page_count, 0);
+  };
+  it('only the main content is indexed, titled', () => {
     expect(empty.page('/').selectAll('[data-pagefind-body]').map((e) => e.node.tagName)).toEqual(['article']);
-    const entry = JSON.parse(empty.file('pagefind/pagefind-entry.json'));
-    expect(Object.values(entry.languages as Record<string, { page_count: number }>)[0]?.page_count).toBe(2);
+    expect(empty.page('/guide').select('article [data-pagefind-meta=title]')?.text).toBe('A guide');
+    expect(indexed(empty)).toBe(2);
+  });
+  it('pages with frontmatter `noindex` and redirect pages stay out of the index; site-wide `seo.noindex` does not empty it', () => {
+    expect(full.page('/legal').select('[data-pagefind-body]')).toBeUndefined();
+    expect(indexed(full)).toBe(12); // 14 pages, minus /legal and the redirect page /en/moved
+    expect(indexed(variant)).toBe(3);
   });
   it('`docsearch`: a DocSearch container with the configured ids instead', () => {
     const page = full.page('/');
@@ -738,6 +747,27 @@ describe('readSite', () => {
     expect(pages.map((p) => p.route)).toEqual(expect.arrayContaining(['/', '/legal', '/en/quickstart', '/en/api/overview', '/fr/demarrage']));
     expect(pages.find((p) => p.route === '/en/quickstart')?.frontmatter.title).toBe('Quickstart');
   });
+});
+
+describe('buildSite', () => {
+  it('builds of one process are independent, also when they run at the same time', async () => {
+    const root = join(empty.out, '..');
+    const [a, b] = await Promise.all([
+      buildSite({ source: join(FIXTURES, 'docs-empty'), out: join(root, 'parallel-a'), base: '/a' }),
+      buildSite({ source: join(FIXTURES, 'docs-full'), out: join(root, 'parallel-b'), base: '/b' }),
+    ]);
+    expect([a.pages, b.pages]).toEqual([2, 14]);
+    const html = (dir: string, path: string) => readFileSync(join(root, dir, path), 'utf8');
+    expect(html('parallel-a', 'index.html')).toContain('<title>Home - Documentation</title>');
+    expect(html('parallel-a', 'index.html')).not.toContain('/b/');
+    expect(html('parallel-b', 'en/quickstart/index.html')).toContain('<title>Quickstart - Acme Docs</title>');
+    expect(html('parallel-b', 'en/quickstart/index.html')).not.toContain('href="/a/');
+  }, 60_000);
+  it('reports progress by phase', async () => {
+    const phases: string[] = [];
+    await buildSite({ source: join(FIXTURES, 'docs-empty'), out: join(empty.out, '..', 'progress'), onProgress: (event) => phases.push(event.phase) });
+    expect([...new Set(phases)]).toEqual(['read', 'render', 'search', 'outputs', 'social-images', 'done']);
+  }, 60_000);
 });
 
 describe('devSite', () => {

@@ -137,6 +137,19 @@ export function astroConfig(state: SiteState, options: { out: string; cacheDir: 
   };
 }
 
+let astroQueue: Promise<unknown> = Promise.resolve();
+/**
+ * Astro's static build keeps its prerender bundle in `<process.cwd()>/.astro/` whenever the output folder is
+ * outside the working directory, so two Astro builds of one process would overwrite each other's bundle. Astro
+ * builds therefore run one after the other; everything else of a build (reading, Pagefind, outputs, images)
+ * runs concurrently with other builds.
+ */
+function oneAstroBuildAtATime<T>(run: () => Promise<T>): Promise<T> {
+  const result = astroQueue.then(run, run);
+  astroQueue = result.catch(() => undefined);
+  return result;
+}
+
 /**
  * Builds one documentation site into `out`: Astro (static pages), then the Pagefind index, the agent outputs
  * (llms.txt, llms-full.txt, `<page>.md`), sitemap.xml, robots.txt, `_redirects.json`, social images and the
@@ -157,7 +170,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
   const cacheDir = options.cacheDir ?? defaultCacheDir(site.state.sourceDir);
-  await astroBuild(astroConfig(site.state, { out, cacheDir, mode: 'build' }));
+  await oneAstroBuildAtATime(() => astroBuild(astroConfig(site.state, { out, cacheDir, mode: 'build' })));
   progress({ phase: 'render', done: site.pages.length, total: site.pages.length });
 
   progress({ phase: 'search' });

@@ -89,6 +89,7 @@ export function buildSiteData(options: SiteDataOptions): SiteData {
       description: fm.description ?? config.description,
       image,
       noindex: fm.noindex ?? config.seo.noindex,
+      frontmatterNoindex: fm.noindex,
       redirect: fm.redirect === undefined ? undefined : routeUrl(base, fm.redirect),
       showPageTitle: fm.showPageTitle ?? config.content.showPageTitle,
       showPageImage: fm.showPageImage ?? config.content.showPageImage,

@@ -27,6 +27,8 @@ export interface PageData {
   /** Frontmatter `image` as a URL (repository paths made site paths). */
   image?: string | undefined;
   noindex: boolean;
+  /** Frontmatter `noindex` as written (undefined when absent). */
+  frontmatterNoindex?: boolean | undefined;
   /** Frontmatter `redirect`, resolved: internal paths carry the base path. */
   redirect?: string | undefined;
   showPageTitle: boolean;
