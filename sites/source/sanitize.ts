@@ -99,7 +99,9 @@ type UrlVerdict = { ok: true; url: string; message?: string } | { ok: false; mes
 
 function schemeOf(url: string): string | undefined {
   // Browsers ignore ASCII whitespace and control characters inside a scheme (`java\tscript:`).
-  const compact = url.replace(/[\u0000-\u0020\u007f]/g, '');
+  const compact = Array.from(url)
+    .filter((c) => c.charCodeAt(0) > 0x20 && c.charCodeAt(0) !== 0x7f)
+    .join('');
   const match = /^([a-z][a-z0-9+.-]*):/i.exec(compact);
   return match ? match[1]!.toLowerCase() : undefined;
 }
@@ -128,7 +130,7 @@ export function checkUrl(raw: string, kind: 'link' | 'media', page: PageContext)
   }
   let route = resolved === '.' ? '' : resolved.replace(/\.mdx$/, '');
   route = route === 'index' ? '' : route.replace(/\/index$/, '');
-  return { ok: true, url: `${base}/${route}${match[2]}` || '/' };
+  return { ok: true, url: `${base}/${route}${match[2]}` };
 }
 
 interface JsxAttribute {
