@@ -127,7 +127,7 @@ export function astroConfig(state: SiteState, options: { out: string; cacheDir: 
     devToolbar: { enabled: false },
     build: { format: 'directory' },
     image: { service: { entrypoint: 'astro/assets/services/noop' } },
-    markdown: { syntaxHighlight: 'shiki', shikiConfig: { themes: { light: 'github-light', dark: 'github-dark' }, defaultColor: false, transformers: [codeTitleTransformer, copyButtonTransformer] } },
+    markdown: { syntaxHighlight: 'shiki', shikiConfig: { themes: { light: 'github-light', dark: 'github-dark-default' }, defaultColor: false, transformers: [codeTitleTransformer, copyButtonTransformer] } },
     integrations: [mdx(), docsIntegration(state)],
     vite: {
       logLevel: options.mode === 'dev' ? 'warn' : 'error',

@@ -136,7 +136,8 @@ function variables(colors: ModeColors, scheme: 'light' | 'dark'): string {
     `--docs-border:${colors.border}`,
     `--docs-primary:${colors.accent}`,
     `--docs-primary-contrast:${onColor(colors.accent)}`,
-    `--docs-accent:${readable(readable(colors.accent, colors.background), colors.surface)}`,
+    // 5:1 rather than 4.5:1 leaves room for the lightly tinted boxes (callouts) links sit on.
+    `--docs-accent:${readable(readable(colors.accent, colors.background, 5), colors.surface, 4.6)}`,
   ].join(';');
 }
 
