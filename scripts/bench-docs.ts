@@ -278,8 +278,10 @@ type BuildKind = 'ours' | 'starlight';
 interface ChildResult {
   /** The Node process's own maximum RSS in kB (process.resourceUsage().maxRSS). */
   maxRssKb: number;
-  /** The build's own timing, without Node start-up and module loading. */
+  /** Time in the child from its start to the end of the build (module loading included, Node start-up not). */
   buildMs: number;
+  /** CPU seconds (user + system) of the Node process; Pagefind's binary not included. */
+  cpuSeconds: number;
   pages?: number;
   /** Ours: seconds spent in each phase reported by buildSite's onProgress. */
   phases?: Record<string, number>;
@@ -296,6 +298,7 @@ interface BuildRun {
   peakMb: number;
   nodePeakMb: number;
   buildSeconds: number;
+  cpuSeconds: number;
   outDir: string;
   htmlFiles: number;
   phases?: Record<string, number>;
@@ -375,6 +378,7 @@ async function runChild(kind: BuildKind, pages: number, args: string[], outDir: 
     peakMb: Math.max(treePeakKb / 1024, nodePeakMb),
     nodePeakMb,
     buildSeconds: (result?.buildMs ?? 0) / 1000,
+    cpuSeconds: result?.cpuSeconds ?? 0,
     outDir,
     htmlFiles: existsSync(outDir) ? countHtml(outDir) : 0,
     ...(result?.phases ? { phases: result.phases } : {}),
@@ -398,28 +402,18 @@ function countHtml(dir: string): number {
 }
 
 const OUR_RENDERER = join(REPO_ROOT, 'sites/build/index.ts');
-/**
- * The part of sites/build/index.ts's buildSite this bench uses. Declared here and the module loaded by path:
- * importing its types would pull the Astro project (its .astro modules) into the repository's typecheck.
- */
-type BuildSite = (options: {
-  source: string;
-  out: string;
-  cacheDir?: string;
-  context?: { published?: boolean; defaultBranch?: boolean; customDomain?: boolean };
-  onProgress?: (event: { phase: string; done?: number; total?: number }) => void;
-}) => Promise<{ pages: number; problems: { severity: string; message: string }[]; durationMs: number }>;
 /** buildSite's progress phase that draws a social-preview PNG per page. */
 const SOCIAL_PHASE = 'social-images';
 
 /** In the child: one build, then the result line with this process's maximum RSS. */
 async function childMain(kind: string, args: string[]): Promise<void> {
   const started = performance.now();
-  let result: Omit<ChildResult, 'maxRssKb' | 'buildMs'> = {};
+  let result: Omit<ChildResult, 'maxRssKb' | 'buildMs' | 'cpuSeconds'> = {};
   if (kind === 'ours') {
     const [source, out, cacheDir] = args;
     if (!source || !out || !cacheDir) throw new Error('--child ours <source> <out> <cache dir>');
-    const { buildSite } = (await import(pathToFileURL(OUR_RENDERER).href)) as { buildSite: BuildSite };
+    // Loaded only here, in the child: the parent never imports Astro.
+    const { buildSite } = (await import(pathToFileURL(OUR_RENDERER).href)) as typeof import('../sites/build/index.ts');
     // Seconds per phase of buildSite (render, search, outputs, social-images, …), from its progress events.
     const phases: Record<string, number> = { 'load modules': (performance.now() - started) / 1000 };
     const rssAtPhaseStartKb: Record<string, number> = {};
@@ -447,7 +441,9 @@ async function childMain(kind: string, args: string[]): Promise<void> {
     throw new Error(`unknown build kind ${kind}`);
   }
   const buildMs = performance.now() - started;
-  console.log(`${RESULT_MARKER}${JSON.stringify({ ...result, buildMs, maxRssKb: process.resourceUsage().maxRSS })}`);
+  const usage = process.resourceUsage();
+  const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
+  console.log(`${RESULT_MARKER}${JSON.stringify({ ...result, buildMs, cpuSeconds, maxRssKb: usage.maxRSS })}`);
 }
 
 // ---- page weight -------------------------------------------------------------------------------
@@ -568,7 +564,7 @@ function printTable(rows: { pages: number; ours?: BuildRun; starlight?: BuildRun
       if (!run) continue;
       const label = `${run.kind === 'ours' ? 'ours' : 'Starlight'} ${run.pages.toLocaleString('en-US')}`;
       console.log(
-        `  ${label}: ${run.htmlFiles} HTML files; in the child ${fixed(run.buildSeconds)} s; Node maxRSS ${fixed(run.nodePeakMb, 0)} MB` +
+        `  ${label}: ${run.htmlFiles} HTML files; in the child ${fixed(run.buildSeconds)} s, ${fixed(run.cpuSeconds)} CPU s (Node process, user+sys: less sensitive to other load); Node maxRSS ${fixed(run.nodePeakMb, 0)} MB` +
           (run.note ? `; ${run.note}` : ''),
       );
       if (run.phases) {
