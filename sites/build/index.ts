@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -111,7 +111,7 @@ export async function prepareSite(options: { source: string; out?: string; base?
 }
 
 /** The Astro configuration of one site: the project in SITES_DIR, the site's data through the integration. */
-export function astroConfig(state: SiteState, options: { out: string; cacheDir: string; mode: 'build' | 'dev' }): AstroInlineConfig {
+export function astroConfig(state: SiteState, options: { out: string; cacheDir: string; mode: 'build' | 'dev'; serverDir?: string }): AstroInlineConfig {
   return {
     root: SITES_DIR,
     configFile: false,
@@ -125,29 +125,16 @@ export function astroConfig(state: SiteState, options: { out: string; cacheDir: 
     trailingSlash: 'ignore',
     logLevel: options.mode === 'dev' ? 'warn' : 'error',
     devToolbar: { enabled: false },
-    build: { format: 'directory' },
+    build: { format: 'directory', ...(options.serverDir ? { server: options.serverDir } : {}) },
     image: { service: { entrypoint: 'astro/assets/services/noop' } },
     markdown: { syntaxHighlight: 'shiki', shikiConfig: { themes: { light: 'github-light', dark: 'github-dark-default' }, defaultColor: false, transformers: [codeTitleTransformer, copyButtonTransformer] } },
-    integrations: [mdx(), docsIntegration(state)],
+    integrations: [mdx(), docsIntegration(state, { isolateServerBuild: options.serverDir !== undefined })],
     vite: {
       logLevel: options.mode === 'dev' ? 'warn' : 'error',
       cacheDir: join(options.cacheDir, 'vite'),
       server: { fs: { allow: [SITES_DIR, state.sourceDir] } },
     },
   };
-}
-
-let astroQueue: Promise<unknown> = Promise.resolve();
-/**
- * Astro's static build keeps its prerender bundle in `<process.cwd()>/.astro/` whenever the output folder is
- * outside the working directory, so two Astro builds of one process would overwrite each other's bundle. Astro
- * builds therefore run one after the other; everything else of a build (reading, Pagefind, outputs, images)
- * runs concurrently with other builds.
- */
-function oneAstroBuildAtATime<T>(run: () => Promise<T>): Promise<T> {
-  const result = astroQueue.then(run, run);
-  astroQueue = result.catch(() => undefined);
-  return result;
 }
 
 /**
@@ -170,7 +157,15 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
   const cacheDir = options.cacheDir ?? defaultCacheDir(site.state.sourceDir);
-  await oneAstroBuildAtATime(() => astroBuild(astroConfig(site.state, { out, cacheDir, mode: 'build' })));
+  // Astro's prerender bundle goes to a folder of this build (see docsIntegration), removed afterwards. It imports
+  // packages, so it lives in the project (where node_modules resolve), not in the OS temp folder.
+  await mkdir(join(SITES_DIR, '.astro'), { recursive: true });
+  const serverDir = await mkdtemp(join(SITES_DIR, '.astro', 'build-'));
+  try {
+    await astroBuild(astroConfig(site.state, { out, cacheDir, mode: 'build', serverDir }));
+  } finally {
+    await rm(serverDir, { recursive: true, force: true });
+  }
   progress({ phase: 'render', done: site.pages.length, total: site.pages.length });
 
   progress({ phase: 'search' });

@@ -105,11 +105,26 @@ export function docsVitePlugin(state: SiteState): Plugin {
   };
 }
 
-/** The Astro integration: the Vite plugin above and the sanitising MDX plugin in Astro's Sätteri pipeline. */
-export function docsIntegration(state: SiteState): AstroIntegration {
+/**
+ * The Astro integration: the Vite plugin above and the sanitising MDX plugin in Astro's Sätteri pipeline.
+ *
+ * For builds (`isolateServerBuild`) it also declares a static-only adapter whose only feature is
+ * `preserveBuildServerDir`: Astro then writes its prerender bundle to `build.server` (a folder of this build)
+ * instead of `<process.cwd()>/.astro/`, which every build of every process with that working directory shares.
+ */
+export function docsIntegration(state: SiteState, options: { isolateServerBuild?: boolean } = {}): AstroIntegration {
   return {
     name: 'docs-site',
     hooks: {
+      'astro:config:done': ({ setAdapter }) => {
+        if (!options.isolateServerBuild) return;
+        setAdapter({
+          name: 'docs-static',
+          entrypointResolution: 'auto',
+          adapterFeatures: { buildOutput: 'static', preserveBuildServerDir: true },
+          supportedAstroFeatures: { staticOutput: 'stable', hybridOutput: 'unsupported', serverOutput: 'unsupported', sharpImageService: 'unsupported' },
+        });
+      },
       'astro:config:setup': ({ config, updateConfig }) => {
         const processor = config.markdown.processor as { name: string; options: { mdastPlugins?: unknown[] } };
         if (processor.name !== 'satteri' || !Array.isArray(processor.options.mdastPlugins)) {
