@@ -580,6 +580,20 @@ describe('og', () => {
     expect(withHost.equals(plain)).toBe(false);
     expect(withLogo.equals(plain)).toBe(false);
   });
+  it('many images render on worker threads, each page its own title', async () => {
+    const prepared = await prepareSite({ source: join(FIXTURES, 'docs-empty') });
+    const data = prepared.state.data;
+    const template = data.pages[0]!;
+    const pages = Array.from({ length: 14 }, (_, i) => ({ ...template, route: `/p${i}`, title: `Page ${i} ${Date.now()}` }));
+    const out = join(empty.out, '..', 'og-many');
+    const events: number[] = [];
+    const result = await writeSocialImages({ site: { ...data, pages }, sourceDir: prepared.state.sourceDir, out, cacheDir: join(out, 'cache'), locate: prepared.locate, onProgress: (done) => events.push(done) });
+    expect(result.written).toBe(14);
+    expect(events.at(-1)).toBe(14);
+    const images = pages.map((page) => readFileSync(join(out, `_social${page.route}.png`)));
+    expect(new Set(images.map((png) => png.toString('base64'))).size).toBe(14);
+    expect(images.every((png) => png.subarray(1, 4).toString() === 'PNG')).toBe(true);
+  }, 60_000);
   it('a remote `og.logo` is never fetched while building (a warning instead)', async () => {
     const prepared = await prepareSite({ source: join(FIXTURES, 'docs-empty') });
     const data = prepared.state.data;

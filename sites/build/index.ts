@@ -177,7 +177,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     site: site.state.data,
     sourceDir: site.state.sourceDir,
     out,
-    cacheDir,
+    cacheDir: options.cacheDir ? join(options.cacheDir, 'social') : join(tmpdir(), 'docs-sites-cache', 'social'),
     locate: site.locate,
     onProgress: (done, total) => progress({ phase: 'social-images', done, total }),
   });

@@ -1,42 +1,28 @@
-import { createHash } from 'node:crypto';
-import { copyFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { createHash, randomUUID } from 'node:crypto';
+import { copyFile, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
-import { initWasm, Resvg } from '@resvg/resvg-wasm';
-import satori from 'satori';
+import { Worker } from 'node:worker_threads';
 import { isExternal } from '../config/schema/index.ts';
 import type { Problem } from '../source/types.ts';
 import type { PageData, SiteData } from '../src/lib/types.ts';
+import { renderCard, type CardInput } from './social-card.ts';
 import { socialImagePath } from './site-data.ts';
 
 /**
- * Generated social preview images (1200×630 PNG): page title (or the site name), the site name, `og.logo`
- * and, with `og.codeHost`, the repository's name on its code host. Drawn with satori and the Inter font
- * (@fontsource/inter, served from node_modules), rasterised with resvg (WebAssembly). Written for every page
- * whose og:image is the generated one (no frontmatter `image`, no `socialPreview` URL, not `false`).
+ * Generated social preview images (1200×630 PNG, social-card.ts): page title (or the site name), the site name,
+ * `og.logo` and, with `og.codeHost`, the repository's name on its code host. Written for every page whose
+ * og:image is the generated one (no frontmatter `image`, no `socialPreview` URL, not `false`).
  *
  * `og.logo` is embedded only when it is a file of the docs folder: building never fetches URLs (a hosted
- * build must not be made to request arbitrary addresses). Images are cached by content in the cache folder.
+ * build must not be made to request arbitrary addresses). Images are cached by content (title, site name, code
+ * host, logo bytes, colour), so the cache folder can be shared by every site and build. Many missing images are
+ * rendered by a few worker threads.
  */
 
-const require = createRequire(import.meta.url);
-const WIDTH = 1200;
-const HEIGHT = 630;
-const VERSION = 'social-v1';
-
-let wasm: Promise<void> | undefined;
-/** resvg's WebAssembly module can be initialised once per process. */
-function ensureWasm(): Promise<void> {
-  wasm ??= readFile(require.resolve('@resvg/resvg-wasm/index_bg.wasm')).then((bytes) => initWasm(bytes));
-  return wasm;
-}
-
-let fonts: Promise<{ name: string; data: Buffer; weight: 400 | 700; style: 'normal' }[]> | undefined;
-function loadFonts() {
-  const file = (weight: number) => require.resolve(`@fontsource/inter/files/inter-latin-${weight}-normal.woff`);
-  fonts ??= Promise.all([400, 700].map(async (weight) => ({ name: 'Inter', data: await readFile(file(weight)), weight: weight as 400 | 700, style: 'normal' as const })));
-  return fonts;
-}
+const VERSION = 'social-v2';
+/** Below this many images to render, threads cost more than they save. */
+const WORKER_THRESHOLD = 12;
 
 const MIME: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', svg: 'image/svg+xml', gif: 'image/gif' };
 
@@ -55,31 +41,42 @@ async function logoDataUri(sourceDir: string, logo: string | undefined): Promise
   }
 }
 
-type Node = { type: string; props: Record<string, unknown> };
-const h = (type: string, style: Record<string, unknown>, ...children: (Node | string | undefined | false)[]): Node => ({
-  type,
-  props: { style, children: children.filter((c) => c !== undefined && c !== false) },
-});
-
-function card(title: string, siteName: string, codeHost: string | undefined, logo: string | undefined, accent: string): Node {
-  return h(
-    'div',
-    { width: WIDTH, height: HEIGHT, display: 'flex', flexDirection: 'column', justifyContent: 'space-between', padding: 72, background: '#0f1115', color: '#f3f4f6', fontFamily: 'Inter', borderTop: `12px solid ${accent}` },
-    h(
-      'div',
-      { display: 'flex', alignItems: 'center', gap: 24 },
-      logo ? { type: 'img', props: { src: logo, height: 64, style: { height: 64, objectFit: 'contain' } } } : undefined,
-      h('div', { fontSize: 36, fontWeight: 700, color: '#d1d5db' }, siteName),
-    ),
-    h('div', { display: 'flex', fontSize: title.length > 60 ? 56 : 72, fontWeight: 700, lineHeight: 1.15, maxHeight: 340, overflow: 'hidden' }, title),
-    h('div', { display: 'flex', fontSize: 30, color: '#9ca3af' }, codeHost ?? ''),
-  );
+/** Renders cards on `size` worker threads; `close()` ends them. */
+function workerPool(size: number) {
+  const workers = Array.from({ length: size }, () => new Worker(new URL('./social-worker.ts', import.meta.url)));
+  const idle = [...workers];
+  const waiting: (() => void)[] = [];
+  let next = 0;
+  const render = async (input: CardInput): Promise<Buffer> => {
+    while (idle.length === 0) await new Promise<void>((resolve) => waiting.push(resolve));
+    const worker = idle.pop()!;
+    const id = next++;
+    try {
+      return await new Promise<Buffer>((resolve, reject) => {
+        const onMessage = (message: { id: number; png?: Uint8Array; error?: string }) => {
+          if (message.id !== id) return;
+          worker.off('message', onMessage);
+          worker.off('error', reject);
+          if (message.png) resolve(Buffer.from(message.png));
+          else reject(new Error(message.error ?? 'social image worker failed'));
+        };
+        worker.on('message', onMessage);
+        worker.once('error', reject);
+        worker.postMessage({ id, input });
+      });
+    } finally {
+      idle.push(worker);
+      waiting.shift()?.();
+    }
+  };
+  return { render, close: () => Promise.all(workers.map((worker) => worker.terminate())) };
 }
 
 export interface SocialImageOptions {
   site: SiteData;
   sourceDir: string;
   out: string;
+  /** Content-addressed image cache (shared between sites is fine). */
   cacheDir: string;
   /** Where a config path is (for problems about `og.logo`). */
   locate: (path: (string | number)[]) => { file: string; line: number; column: number; path: string };
@@ -98,25 +95,40 @@ export async function writeSocialImages(options: SocialImageOptions): Promise<{ 
   if (logo.problem) problems.push({ severity: 'warning', ...options.locate(['og', 'logo']), message: logo.problem });
   const codeHost = config.og.codeHost ? site.codeHost?.label : undefined;
   const accent = config.theme.primaryDark ?? config.theme.primary ?? '#60a5fa';
-  await ensureWasm();
-  const fontData = await loadFonts();
-  const cache = join(options.cacheDir, 'social');
-  await mkdir(cache, { recursive: true });
+  await mkdir(options.cacheDir, { recursive: true });
+
+  const jobs = await Promise.all(
+    pages.map(async (page) => {
+      const input: CardInput = { title: page.title ?? page.navTitle ?? site.name, siteName: site.name, codeHost, logo: logo.uri, accent };
+      const key = createHash('sha256').update(JSON.stringify([VERSION, input])).digest('hex').slice(0, 32);
+      const cached = join(options.cacheDir, `${key}.png`);
+      return { page, input, cached, hit: await stat(cached).then(() => true, () => false) };
+    }),
+  );
+  const missing = new Map<string, CardInput>();
+  for (const job of jobs) if (!job.hit) missing.set(job.cached, job.input);
+  const threads = missing.size >= WORKER_THRESHOLD ? Math.max(1, Math.min(4, availableParallelism(), Math.ceil(missing.size / WORKER_THRESHOLD))) : 0;
+  const pool = threads > 0 ? workerPool(threads) : undefined;
   let done = 0;
-  for (const page of pages) {
-    const title = page.title ?? page.navTitle ?? site.name;
-    const key = createHash('sha256').update(JSON.stringify([VERSION, title, site.name, codeHost, logo.uri ?? '', accent])).digest('hex').slice(0, 32);
-    const cached = join(cache, `${key}.png`);
-    const target = join(out, socialImagePath(page.route));
-    await mkdir(dirname(target), { recursive: true });
-    if (!(await stat(cached).then(() => true, () => false))) {
-      const svg = await satori(card(title, site.name, codeHost, logo.uri, accent) as never, { width: WIDTH, height: HEIGHT, fonts: fontData });
-      const png = new Resvg(svg, { fitTo: { mode: 'width', value: WIDTH } }).render().asPng();
-      await writeFile(cached, png);
-    }
-    await copyFile(cached, target);
-    done += 1;
-    options.onProgress?.(done, pages.length);
+  options.onProgress?.(0, missing.size);
+  try {
+    await Promise.all(
+      [...missing].map(async ([cached, input]) => {
+        const png = pool ? await pool.render(input) : await renderCard(input);
+        // Content-addressed: another build may write the same file at the same time; rename is atomic.
+        const temporary = `${cached}.${process.pid}.${randomUUID()}`;
+        await writeFile(temporary, png);
+        await rename(temporary, cached);
+        options.onProgress?.(++done, missing.size);
+      }),
+    );
+  } finally {
+    await pool?.close();
   }
-  return { written: done, problems };
+  for (const job of jobs) {
+    const target = join(out, socialImagePath(job.page.route));
+    await mkdir(dirname(target), { recursive: true });
+    await copyFile(job.cached, target);
+  }
+  return { written: jobs.length, problems };
 }
