@@ -10,7 +10,7 @@ import { devSite } from '../sites/build/dev.ts';
 import { BuildError, buildSite, prepareSite } from '../sites/build/index.ts';
 import { writeSocialImages } from '../sites/build/social-images.ts';
 import { readSite } from '../sites/source/read.ts';
-import { buildFixture, FIXTURES, type BuiltSite, type El, type Page } from './helpers/docs.ts';
+import { buildFixture, FIXTURES, parseHtml, type BuiltSite, type El, type Page } from './helpers/docs.ts';
 
 const BASE = '/acme/widgets';
 const ORIGIN = 'https://docs.example.com';
@@ -752,6 +752,16 @@ describe('lean output', () => {
     expect(page.selectAll('script[src]')).toHaveLength(0);
     const size = page.selectAll('script').reduce((n, s) => n + s.text.length, 0);
     expect(size).toBeLessThan(8_000);
+  });
+});
+
+describe('not found', () => {
+  it('404.html: the site layout with a not-found message, never indexed', () => {
+    const page = parseHtml(full.file('404.html'));
+    expect(page.select('title')?.text).toBe('Page not found - Acme Docs');
+    expect(page.select('meta[name=robots]')?.attr('content')).toBe('noindex');
+    expect(page.select('[data-pagefind-body]')).toBeUndefined();
+    expect(full.file('sitemap.xml')).not.toContain('404');
   });
 });
 
