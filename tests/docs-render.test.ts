@@ -763,6 +763,15 @@ describe('not found', () => {
     expect(page.select('[data-pagefind-body]')).toBeUndefined();
     expect(full.file('sitemap.xml')).not.toContain('404');
   });
+  it('a `404.mdx` page of the docs folder is the 404 page', async () => {
+    const site = await buildFixture('docs-empty', { files: { '404.mdx': '---\ntitle: Lost?\n---\n\nThis page went **missing**.\n' } });
+    const page = parseHtml(site.file('404.html'));
+    expect(page.select('title')?.text).toBe('Lost? - Documentation');
+    expect(page.select('.prose strong')?.text).toBe('missing');
+    expect(page.select('meta[name=robots]')?.attr('content')).toBe('noindex');
+    expect(site.exists('404/index.html')).toBe(false);
+    expect(site.file('sitemap.xml')).not.toContain('404');
+  }, 60_000);
 });
 
 describe('readSite', () => {

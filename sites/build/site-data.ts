@@ -88,7 +88,8 @@ export function buildSiteData(options: SiteDataOptions): SiteData {
       heroDescription: fm.description,
       description: fm.description ?? config.description,
       image,
-      noindex: fm.noindex ?? config.seo.noindex,
+      // A 404.mdx page becomes 404.html: never indexed.
+      noindex: page.route === '/404' ? true : (fm.noindex ?? config.seo.noindex),
       frontmatterNoindex: fm.noindex,
       redirect: fm.redirect === undefined ? undefined : routeUrl(base, fm.redirect),
       showPageTitle: fm.showPageTitle ?? config.content.showPageTitle,
