@@ -308,7 +308,7 @@ describe('sidebar', () => {
 describe('anchors', () => {
   it('Shortcut links rendered below the sidebar search box', () => {
     const sidebar = full.page('/en/quickstart').select('#docs-sidebar')!;
-    const children = (sidebar.node.children as { tagName?: string; properties?: Record<string, unknown> }[]).filter((c) => c.tagName);
+    const children = (sidebar.node.children as { tagName?: string; properties?: Record<string, unknown> }[]).filter((c) => c.tagName && c.tagName !== 'script');
     expect(children.map((c) => String(c.properties?.className ?? c.tagName))).toEqual(['search', 'anchors', 'sidebar-nav']);
     expect(sidebar.select('.anchors li[data-icon=book] a')?.attr('href')).toBe('https://blog.example.com');
   });
@@ -503,6 +503,10 @@ describe('search', () => {
     const container = page.select('#docsearch')!;
     expect([container.attr('data-app-id'), container.attr('data-index-name'), container.attr('data-api-key')]).toEqual(['APP123', 'acme-docs', 'search-key-456']);
     expect(page.select('#docs-search-input')).toBeUndefined();
+    // Its script is a bundle of the site itself, not a CDN's.
+    const scripts = page.selectAll('script[src]:not([data-analytics])').map((s) => s.attr('src')!);
+    expect(scripts.some((src) => src.startsWith('/acme/widgets/_astro/'))).toBe(true);
+    expect(scripts.filter((src) => /^(https?:)?\/\//.test(src))).toEqual([]);
   });
 });
 
