@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hexColor } from './common.ts';
 
-/** Presets: component-library codes mapped to theme CSS variables (sites/src/styles/presets.ts). */
+/** Presets: component-library codes mapped to theme CSS variables (sites/src/lib/theme.ts). */
 export const THEME_PRESETS = ['default', 'zinc', 'slate', 'ocean', 'forest', 'sunset', 'violet', 'rose'] as const;
 
 /** `theme`: accent and background colours per mode, and a preset. */
