@@ -48,6 +48,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { mulberry32 } from '../server/random.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 /** Page counts to build; BENCH_DOCS_SIZES=20,50 overrides them (quick checks). */
@@ -77,18 +78,6 @@ interface GeneratedSite {
   groups: { label: string; pages: GeneratedPage[] }[];
 }
 
-/** mulberry32: a small seeded PRNG, so the generated pages are the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 const TOPICS = [
   'webhooks', 'API keys', 'rate limits', 'pagination', 'error handling', 'organizations', 'agents', 'orders',
   'payments', 'refunds', 'reviews', 'search', 'live events', 'idempotency', 'wallets', 'audit logs',
@@ -106,7 +95,7 @@ const IDENTIFIERS = ['timeout', 'retries', 'baseUrl', 'apiKey', 'region', 'pageS
 const TYPES = ['string', 'number', 'boolean', 'string[]', 'Record<string, string>'];
 
 function generateSite(count: number): GeneratedSite {
-  const rand = random(20_260_115 + count);
+  const rand = mulberry32(20_260_115 + count);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
   const pages: GeneratedPage[] = [];
   for (let i = 0; i < count; i++) {

@@ -16,6 +16,7 @@ import { openDatabase } from '../db/orm.ts';
 import { commissionMicro, usdcToMicro } from '../money.ts';
 import { AgentRegistration, CATEGORIES } from '../schemas/marketplace.ts';
 import { toStoredServices } from '../services/agents.ts';
+import { mulberry32 } from '../random.ts';
 
 const USAGE = `usage: npm run seed [-- --force]
 
@@ -40,17 +41,6 @@ const force = args.includes('--force');
 
 // ---- deterministic randomness -------------------------------------------------------------------
 
-/** mulberry32: a tiny seeded PRNG, uniform in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = mulberry32(0x5eed_2026);
 /** An integer in [min, max]. */
 const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
