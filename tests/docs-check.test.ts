@@ -1,7 +1,8 @@
 /**
  * Content checks of a documentation site (`docs check`): links of docs.json/docs.yaml and frontmatter that name
- * no page, broken links and anchors in page bodies, `{{ variables }}` with no value, MDX that does not parse, page
- * code that building removes. The broken fixtures pin every problem line: file, line, column, path, message.
+ * no page, broken links and anchors in page bodies; with page preparation (sites/source/mdx.ts), `{{ variables }}`
+ * with no value, MDX that does not parse, page code that building removes. The broken fixtures pin every problem
+ * line: file, line, column, path, message.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { checkSite, extractHeadings, headingSlugs, resolveHref, substituteVariables, type SourcePage } from '../sites/check/index.ts';
 import { loadConfig, validateFrontmatter } from '../sites/config/load.ts';
 import { formatProblem, sortProblems, type Problem } from '../sites/config/problems.ts';
+import { prepareSite } from '../sites/build/index.ts';
 import { routeOfFile } from '../sites/config/routes.ts';
 
 const fixture = (name: string) => new URL(`./fixtures/${name}/`, import.meta.url).pathname;
@@ -63,17 +65,12 @@ describe('a broken site with docs.json (tests/fixtures/docs-broken)', () => {
     'docs.json:26:53  warning  redirects["/guides/start"]  `guides/start.mdx` exists at this path, so this redirect is never used (a page redirects with its frontmatter `redirect`)',
     'docs.json:26:84  warning  redirects["/a"]  Redirect loop: `/b` is redirected back (never reaches a page)',
     'docs.json:26:96  warning  redirects["/b"]  Redirect loop: `/a` is redirected back (never reaches a page)',
-    'guides/broken.mdx:7:1  error  MDX does not parse: Expected a closing tag for `<Card>`',
     'guides/start.mdx:3:1  warning  descripton  Unknown key `descripton` (ignored); did you mean `description`?',
     'guides/start.mdx:4:1  warning  previous  No page at `/nowhere`',
     'guides/start.mdx:8:1  warning  noindex  Must be `true` or `false`, not a string (ignored)',
-    'guides/start.mdx:13:26  warning  No string value for `{{ version.major }}` in `variables` (the placeholder stays as is)',
-    'guides/start.mdx:13:51  warning  No string value for `{{ product.name }}` in `variables` (the placeholder stays as is)',
     'guides/start.mdx:17:46  warning  Broken link `#instal`: no heading `#instal` on this page; did you mean `install`?',
     'guides/start.mdx:17:74  warning  Broken link `../index#nope`: no heading `#nope` on `index.mdx`',
     'guides/start.mdx:19:19  warning  Broken link `/api/overview`: no page at `/api/overview`',
-    "guides/start.mdx:23:1  warning  `import Chart from './chart.js'` removed: building never runs page code",
-    'guides/start.mdx:25:1  warning  Expression `{1 + 1}` removed: building never runs page code',
   ];
 
   it('reports every problem with its file, line, column, path and message', async () => {
@@ -84,21 +81,16 @@ describe('a broken site with docs.json (tests/fixtures/docs-broken)', () => {
     expect(lines((await check(fixture('docs-broken'), { withLocate: false })).problems)).toEqual(expected);
   });
 
-  it('pageSource: false leaves out what the renderer reports while preparing pages (placeholders, MDX errors, page code)', async () => {
-    const dir = fixture('docs-broken');
-    const loaded = await loadConfig(dir);
-    const { pages } = await check(dir);
-    const problems = lines(sortProblems(checkSite(dir, { config: loaded.config, pages, locate: loaded.locate, pageSource: false })));
-    expect(problems.filter((line) => line.startsWith('guides/'))).toEqual([
-      'guides/start.mdx:4:1  warning  previous  No page at `/nowhere`',
-      'guides/start.mdx:17:46  warning  Broken link `#instal`: no heading `#instal` on this page; did you mean `install`?',
-      'guides/start.mdx:17:74  warning  Broken link `../index#nope`: no heading `#nope` on `index.mdx`',
-      'guides/start.mdx:19:19  warning  Broken link `/api/overview`: no page at `/api/overview`',
+  it('together with page preparation (what `docs check` and a build report), also names placeholders with no value, MDX that does not parse and removed code', async () => {
+    const { problems } = await prepareSite({ source: fixture('docs-broken') });
+    const fromPages = lines(sortProblems(problems)).filter((line) => line.startsWith('guides/') && !expected.includes(line));
+    expect(fromPages).toEqual([
+      'guides/broken.mdx:7:1  error  not valid MDX, the page shows a notice instead: Expected a closing tag for `<Card>` (line 7, column 1) (mdx-jsx:unexpected-character)',
+      'guides/start.mdx:13:26  warning  variable `version.major` is not a string; the placeholder is shown as is',
+      'guides/start.mdx:13:51  warning  variable `product.name` is not defined; the placeholder is shown as is',
+      "guides/start.mdx:23:1  warning  `import`/`export` statements are not run; removed: import Chart from './chart.js'",
+      'guides/start.mdx:25:1  warning  JavaScript expression `{1 + 1}` is not run; removed',
     ]);
-  });
-
-  it('the only error is the MDX that does not parse; the rest are warnings', async () => {
-    const { problems } = await check(fixture('docs-broken'));
     expect(problems.filter((p) => p.severity === 'error').map((p) => p.file)).toEqual(['guides/broken.mdx']);
   });
 });

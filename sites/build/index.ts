@@ -89,7 +89,7 @@ export async function prepareSite(options: { source: string; out?: string; base?
   const base = normalizeBase(options.base);
   const context: RenderContext = { ...DEFAULT_CONTEXT, ...options.context };
   const source = await readSite(sourceDir, { strict: options.strict ?? false, ignore: options.out ? [resolve(options.out)] : [] });
-  const problems = [...source.problems, ...checkSite(sourceDir, { config: source.config, pages: source.pages, locate: source.locate, pageSource: false })];
+  const problems = [...source.problems, ...checkSite(sourceDir, { config: source.config, pages: source.pages, locate: source.locate })];
   const sanitize: SanitizeOptions = { base, zoomImages: source.config.content.zoomImages, sourceDir };
   const prepared = new Map<string, string>();
   const markdown = new Map<string, string>();

@@ -8,7 +8,7 @@ import type { DocsConfig } from '../config/schema/index.ts';
 import { sidebarGroups, type ConfigLocator } from '../config/semantics.ts';
 import { lineColumn, parseSource } from '../config/source.ts';
 import { resolveHref } from './links.ts';
-import { anchorsOf, codeOf, linksOf, parseBody, variableNames, type ParsedBody } from './mdx.ts';
+import { anchorsOf, linksOf, parseBody, type ParsedBody } from './mdx.ts';
 import type { SourcePage } from './types.ts';
 
 export type { SourcePage } from './types.ts';
@@ -20,11 +20,6 @@ export interface CheckOptions {
   pages: readonly SourcePage[];
   /** `loadConfig(dir).locate`; without it the config file is read again to find positions. */
   locate?: ConfigLocator;
-  /**
-   * Also report placeholders with no value, MDX that does not parse and page code (default true). Pass false
-   * when the renderer's page preparation (`sites/source/mdx.ts` `preparePage`) already reported them.
-   */
-  pageSource?: boolean;
 }
 
 /**
@@ -150,8 +145,8 @@ export function checkSite(dir: string, options: CheckOptions): Problem[] {
   configFile(['og', 'logo'], config.og.logo);
   configFile(['socialPreview'], config.socialPreview);
 
-  // Pages: frontmatter links, body links, placeholders, code, parse errors.
-  const knownVariables = variableNames(variables);
+  // Pages: frontmatter links and body links. Placeholders with no value, MDX that does not parse and page code
+  // are the renderer's page preparation's to report (sites/source/mdx.ts), as it is what runs.
   for (const page of pages) {
     const body = parsed.get(page)!;
     const at = (offset: number) => {
@@ -163,31 +158,12 @@ export function checkSite(dir: string, options: CheckOptions): Problem[] {
       if (broken) problems.push({ severity: 'warning', file: page.file, ...frontmatterPosition(dir, page.file, path), path: pathToString(path), message: capitalize(broken.message), ...(broken.suggestion ? { suggestion: broken.suggestion } : {}) });
     });
 
-    const pageSource = options.pageSource ?? true;
-    for (const placeholder of pageSource ? body.substitution.unresolved : []) {
-      const { line, column } = at(placeholder.offset);
-      problems.push({
-        ...warning(page.file, line, column, '', `No string value for \`{{ ${placeholder.name} }}\` in \`variables\` (the placeholder stays as is)`),
-        ...suggest(placeholder.name, knownVariables),
-      });
-    }
-    if (!body.ok) {
-      if (!pageSource) continue;
-      const { line, column } = at(body.offset);
-      const opened = body.opened === undefined ? '' : ` (opened on line ${at(body.opened).line})`;
-      problems.push({ severity: 'error', file: page.file, line, column, path: '', message: `MDX does not parse: ${body.message}${opened}` });
-      continue;
-    }
+    if (!body.ok) continue;
     for (const link of linksOf(body.tree, body.substitution)) {
       const broken = brokenBecause(link.href, page.file);
       if (!broken) continue;
       const { line, column } = at(link.offset);
       problems.push({ ...warning(page.file, line, column, '', `Broken link \`${link.href}\`: ${broken.message}`), ...(broken.suggestion ? { suggestion: broken.suggestion } : {}) });
-    }
-    for (const code of pageSource ? codeOf(body.tree, body.substitution) : []) {
-      const { line, column } = at(code.offset);
-      const what = code.kind === 'esm' ? `\`${code.code}\`` : code.kind === 'expression' ? `Expression \`{${code.code}}\`` : `Attribute expression \`${code.code}\``;
-      problems.push(warning(page.file, line, column, '', `${what} removed: building never runs page code`));
     }
   }
   return problems;

@@ -1,9 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { checkSite } from '../check/index.ts';
 import { formatProblem, formatSummary, shouldFail, type Problem } from '../config/load.ts';
-import { readSite } from '../source/read.ts';
 import { STARTER_FILES } from './starter.ts';
 
 function report(problems: Problem[], strict: boolean) {
@@ -29,8 +27,9 @@ export async function runInit(dir: string): Promise<number> {
 }
 
 export async function runCheck(dir: string, { strict }: { strict: boolean }): Promise<number> {
-  const site = await readSite(dir, { strict });
-  const problems = [...site.problems, ...(await checkSite(dir, site))];
+  // Exactly what a build would report (page preparation included), without rendering.
+  const { prepareSite } = await import('../build/index.ts');
+  const { problems } = await prepareSite({ source: dir, strict });
   report(problems, strict);
   return shouldFail(problems, { strict }) ? 1 : 0;
 }

@@ -1,4 +1,6 @@
 import { mdxToMdast } from 'satteri';
+import { variableNames } from '../check/mdx.ts';
+import { suggest } from '../config/fallback.ts';
 import { auditTree, type SanitizeOptions } from './sanitize.ts';
 import type { Problem } from './types.ts';
 import { decodeTokens, substituteVariables } from './variables.ts';
@@ -43,6 +45,7 @@ export function preparePage(
         item.reason === 'missing'
           ? `variable \`${item.path}\` is not defined; the placeholder is shown as is`
           : `variable \`${item.path}\` is not a string; the placeholder is shown as is`,
+      ...(item.reason === 'missing' ? suggest(item.path, variableNames(variables)) : {}),
     });
   }
   const literal = substituteVariables(body, variables, 'literal').text;
