@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { formatProblem, formatSummary, shouldFail, type Problem } from '../config/load.ts';
+import { formatProblem, formatSummary, shouldFail, sortProblems, type Problem } from '../config/load.ts';
 import { STARTER_FILES } from './starter.ts';
 
 function report(problems: Problem[], strict: boolean) {
-  for (const problem of problems) console.error(formatProblem(problem));
+  for (const problem of sortProblems(problems)) console.error(formatProblem(problem));
   if (problems.length === 0) return console.log('No problems found.');
   const warningsFail = strict && problems.some((p) => p.severity === 'warning');
   console.error(`\n${formatSummary(problems)}${warningsFail ? ' (--strict: warnings fail too)' : ''}`);
