@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { formatProblem, formatSummary, shouldFail, sortProblems, type Problem } from '../config/load.ts';
+import { formatProblem, formatSummary, shouldFail, sortProblems, type Problem } from '../config/problems.ts';
 import { STARTER_FILES } from './starter.ts';
 
 function report(problems: Problem[], strict: boolean) {
