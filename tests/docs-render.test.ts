@@ -507,6 +507,11 @@ describe('search', () => {
     const scripts = page.selectAll('script[src]:not([data-analytics])').map((s) => s.attr('src')!);
     expect(scripts.some((src) => src.startsWith('/acme/widgets/_astro/'))).toBe(true);
     expect(scripts.filter((src) => /^(https?:)?\/\//.test(src))).toEqual([]);
+    // Its stylesheet too, and only on pages that show it (Pagefind sites do not carry it).
+    const styles = page.selectAll('link[rel=stylesheet]').map((l) => l.attr('href')!);
+    expect(styles.length).toBe(2);
+    expect(styles.every((href) => href.startsWith('/acme/widgets/_astro/'))).toBe(true);
+    expect(variant.page('/').selectAll('link[rel=stylesheet]').length).toBe(1);
   });
 });
 
