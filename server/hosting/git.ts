@@ -1,0 +1,134 @@
+import { execFile } from 'node:child_process';
+import { lstat, mkdir, rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
+
+/**
+ * Reading documentation repositories at exact commits (issue 6, DESIGN.md "Documentation sites"): one bare
+ * mirror per repository (`clone --mirror` fetches every ref, `refs/pull/N/head` included), refs resolved by
+ * exact name only, trees extracted with no working tree and no symlinks. The git CLI does it all; it runs
+ * isolated from any user or system configuration, never prompts, and only speaks the allowed protocols.
+ */
+
+const exec = promisify(execFile);
+
+export interface GitOptions {
+  /** Transports a remote may use. Registered URLs: `https` (the default); operator-configured local paths add `file`. */
+  protocols?: readonly ('https' | 'http' | 'file')[];
+  /** Per git command. Default 120 s. */
+  timeoutMs?: number;
+}
+
+function environment(protocols: GitOptions['protocols'] = ['https']) {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: '/nonexistent',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ASKPASS: '/bin/false',
+    SSH_ASKPASS: '/bin/false',
+    GIT_ALLOW_PROTOCOL: protocols.join(':'),
+    LC_ALL: 'C',
+  };
+}
+
+export class GitError extends Error {
+  constructor(
+    message: string,
+    readonly stderr: string,
+  ) {
+    super(message);
+    this.name = 'GitError';
+  }
+}
+
+export class GitRepository {
+  readonly #env: Record<string, string>;
+  readonly #timeoutMs: number;
+
+  /** `gitDir`: where the bare mirror lives (created by `sync`). */
+  constructor(
+    readonly gitDir: string,
+    options: GitOptions = {},
+  ) {
+    this.#env = environment(options.protocols);
+    this.#timeoutMs = options.timeoutMs ?? 120_000;
+  }
+
+  async #git(args: string[], env: Record<string, string> = {}): Promise<string> {
+    try {
+      const { stdout } = await exec('git', args, { env: { ...this.#env, ...env }, maxBuffer: 64 << 20, timeout: this.#timeoutMs, encoding: 'utf8' });
+      return stdout;
+    } catch (error) {
+      const stderr = String((error as { stderr?: string }).stderr ?? '').trim();
+      throw new GitError(`git ${args.find((a) => !a.startsWith('-') && a !== this.gitDir) ?? ''} failed: ${stderr.split('\n').at(-1) || (error as Error).message}`, stderr);
+    }
+  }
+
+  /** Mirrors `url` (first time) or fetches what changed, pruning deleted refs; the default branch follows the remote's. */
+  async sync(url: string): Promise<void> {
+    const exists = await lstat(this.gitDir).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(error)),
+    );
+    if (!exists) return void (await this.#git(['clone', '--mirror', '--quiet', '--', url, this.gitDir]));
+    await this.#git(['--git-dir', this.gitDir, 'fetch', '--prune', '--quiet', 'origin']);
+    // fetch never moves a mirror's HEAD: ask the remote which branch is its default now.
+    const head = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(await this.#git(['--git-dir', this.gitDir, 'ls-remote', '--symref', '--', url, 'HEAD']));
+    if (head) await this.#git(['--git-dir', this.gitDir, 'symbolic-ref', 'HEAD', `refs/heads/${head[1]}`]);
+  }
+
+  /** The default branch's name (the mirror's HEAD). */
+  async defaultBranch(): Promise<string> {
+    return (await this.#git(['--git-dir', this.gitDir, 'symbolic-ref', '--short', 'HEAD'])).trim();
+  }
+
+  /** Every ref -> the commit it names (annotated tags peeled). */
+  async refs(): Promise<Map<string, string>> {
+    const out = await this.#git(['--git-dir', this.gitDir, 'for-each-ref', '--format=%(refname)%00%(*objectname)%00%(objectname)']);
+    return new Map(
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => {
+          const [name, peeled, sha] = line.split('\0');
+          return [name!, peeled || sha!];
+        }),
+    );
+  }
+
+  /**
+   * The commit a URL's `{ref}` names, or undefined: a pull-request number (`refs/pull/N/head`), a branch, a tag,
+   * or a commit SHA (7-40 hex digits). Exact names only: revision syntax (`main~1`, `a..b`, `@{1}`) names nothing.
+   */
+  async resolve(ref: string, refs?: Map<string, string>): Promise<string | undefined> {
+    const known = refs ?? (await this.refs());
+    if (/^\d+$/.test(ref) && known.has(`refs/pull/${ref}/head`)) return known.get(`refs/pull/${ref}/head`);
+    const named = known.get(`refs/heads/${ref}`) ?? known.get(`refs/tags/${ref}`);
+    if (named) return named;
+    if (!/^[0-9a-f]{7,40}$/i.test(ref)) return undefined;
+    try {
+      return (await this.#git(['--git-dir', this.gitDir, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`])).trim();
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Writes the tree of `commit` into `out` (emptied first) without a working tree. Symlinks become small text
+   * files holding their target, so a repository cannot make a build read outside its own files.
+   */
+  async extract(commit: string, out: string): Promise<void> {
+    if (!/^[0-9a-f]{40}$/i.test(commit)) throw new GitError(`Not a full commit SHA: ${commit}`, '');
+    await rm(out, { recursive: true, force: true });
+    await mkdir(out, { recursive: true });
+    const env = { GIT_INDEX_FILE: `${out}.index` };
+    const git = (args: string[]) => this.#git(['--git-dir', this.gitDir, '--work-tree', out, '-c', 'core.symlinks=false', ...args], env);
+    try {
+      await git(['read-tree', commit]);
+      await git(['checkout-index', '--all', '--force']);
+    } finally {
+      await rm(`${out}.index`, { force: true });
+    }
+  }
+}
