@@ -33,24 +33,23 @@ function environment(protocols: GitOptions['protocols'] = ['https']) {
 }
 
 export class GitError extends Error {
-  constructor(
-    message: string,
-    readonly stderr: string,
-  ) {
+  readonly stderr: string;
+
+  constructor(message: string, stderr: string) {
     super(message);
     this.name = 'GitError';
+    this.stderr = stderr;
   }
 }
 
 export class GitRepository {
+  /** Where the bare mirror lives (created by `sync`). */
+  readonly gitDir: string;
   readonly #env: Record<string, string>;
   readonly #timeoutMs: number;
 
-  /** `gitDir`: where the bare mirror lives (created by `sync`). */
-  constructor(
-    readonly gitDir: string,
-    options: GitOptions = {},
-  ) {
+  constructor(gitDir: string, options: GitOptions = {}) {
+    this.gitDir = gitDir;
     this.#env = environment(options.protocols);
     this.#timeoutMs = options.timeoutMs ?? 120_000;
   }
