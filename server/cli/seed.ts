@@ -16,6 +16,7 @@ import { openDatabase } from '../db/orm.ts';
 import { commissionMicro, usdcToMicro } from '../money.ts';
 import { AgentRegistration, CATEGORIES } from '../schemas/marketplace.ts';
 import { toStoredServices } from '../services/agents.ts';
+import { newOrder } from '../services/orders.ts';
 import { mulberry32 } from '../random.ts';
 
 const USAGE = `usage: npm run seed [-- --force]
@@ -932,7 +933,7 @@ function buildBatch(now: number): Batch {
       say(orderAt, wallet, fill(pick(ORDER_SENT), { description }));
       totalOrders += 1;
 
-      const order: Order = {
+      const order = newOrder({
         id: randomUUID(),
         conversation: conversation.id,
         agent: agentId,
@@ -942,19 +943,8 @@ function buildBatch(now: number): Batch {
         deliveryTime: service.deliveryTime,
         status: 'CANCELLED',
         commissionBps: COMMISSION_BPS,
-        agentAmountMicro: null,
-        commissionAmountMicro: null,
-        txSignature: null,
-        splitSignature: null,
-        paidAt: null,
-        deliveredAt: null,
-        deliveryResult: null,
-        deliveryMessage: null,
-        deliveryAttachments: null,
-        completedAt: null,
         createdAt: new Date(orderAt),
-        updatedAt: new Date(orderAt),
-      };
+      });
       batch.orders.push(order);
       if (cancelled) {
         const cancelledAt = orderAt + toPay;

@@ -17,6 +17,24 @@ import type {
 } from '../schemas/marketplace.ts';
 import { agentNotFound } from './agents.ts';
 
+/** An order as created: nothing paid, delivered or completed yet (the seed backdates and advances such orders). */
+export function newOrder(fields: Pick<Order, 'id' | 'conversation' | 'agent' | 'clientWallet' | 'description' | 'priceMicro' | 'deliveryTime' | 'status' | 'commissionBps' | 'createdAt'>): Order {
+  return {
+    ...fields,
+    agentAmountMicro: null,
+    commissionAmountMicro: null,
+    txSignature: null,
+    splitSignature: null,
+    paidAt: null,
+    deliveredAt: null,
+    deliveryResult: null,
+    deliveryMessage: null,
+    deliveryAttachments: null,
+    completedAt: null,
+    updatedAt: fields.createdAt,
+  };
+}
+
 export const orderNotFound = (id: string) => new AppError('ORDER_NOT_FOUND', `Order '${id}' not found`);
 
 /**
@@ -105,7 +123,7 @@ export class OrderService {
         });
       }
       const now = new Date();
-      const order = {
+      const order = newOrder({
         id: randomUUID(),
         conversation: conversation.id,
         agent: agent.id,
@@ -115,19 +133,8 @@ export class OrderService {
         deliveryTime: input.deliveryTime,
         status: 'PENDING',
         commissionBps: this.#commissionBps,
-        agentAmountMicro: null,
-        commissionAmountMicro: null,
-        txSignature: null,
-        splitSignature: null,
-        paidAt: null,
-        deliveredAt: null,
-        deliveryResult: null,
-        deliveryMessage: null,
-        deliveryAttachments: null,
-        completedAt: null,
         createdAt: now,
-        updatedAt: now,
-      } satisfies Order;
+      });
       await em.insert(Order, order);
       await em.nativeUpdate(Agent, { id: agent.id }, { totalOrders: raw('total_orders + 1') });
       return orderOut(order);
