@@ -13,7 +13,7 @@ import type { SourcePage } from './types.ts';
 
 export type { SourcePage } from './types.ts';
 export { resolveHref, type ResolvedHref } from './links.ts';
-export { extractHeadings, headingSlugs, parseBody, substituteVariables, variableValue, type Heading, type Substitution } from './mdx.ts';
+export { extractHeadings, headingSlugs, parseBody, substituteVariables, type Heading, type Substitution } from './mdx.ts';
 
 export interface CheckOptions {
   config: DocsConfig;

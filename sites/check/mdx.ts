@@ -5,6 +5,7 @@ import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
+import { lookupVariable, PLACEHOLDER } from '../source/variables.ts';
 
 /**
  * Page bodies as the renderer reads them: `{{ variables }}` substituted in the raw text first, then MDX parsed.
@@ -12,9 +13,6 @@ import { visit } from 'unist-util-visit';
  */
 
 const processor = unified().use(remarkParse).use(remarkMdx);
-
-/** `{{ name }}` / `{{ dotted.path }}`, spaces inside the braces optional. */
-export const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
 
 export interface Placeholder {
   /** The dotted path inside the braces. */
@@ -31,16 +29,6 @@ export interface Substitution {
   unresolved: Placeholder[];
   /** Offset in `text` -> offset in the original. */
   toSource(offset: number): number;
-}
-
-/** The string at a dotted path of `variables` (own keys only), or undefined. */
-export function variableValue(variables: Record<string, unknown>, name: string): string | undefined {
-  let node: unknown = variables;
-  for (const key of name.split('.')) {
-    if (typeof node !== 'object' || node === null || Array.isArray(node) || !Object.hasOwn(node, key)) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return typeof node === 'string' ? node : undefined;
 }
 
 /** Every dotted path of `variables` that has a string value. */
@@ -61,7 +49,7 @@ export function substituteVariables(text: string, variables: Record<string, unkn
   const edits: { out: number; src: number; outLength: number; srcLength: number }[] = [];
   let delta = 0;
   const out = text.replace(PLACEHOLDER, (match: string, name: string, offset: number) => {
-    const value = variableValue(variables, name);
+    const value = lookupVariable(variables, name);
     if (value === undefined) {
       unresolved.push({ name, offset, length: match.length });
       return match;
