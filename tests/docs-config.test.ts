@@ -346,6 +346,55 @@ describe('loadConfig: invalid values fall back to their defaults', () => {
   });
 });
 
+describe('loadConfig: links and images that could run code', () => {
+  // Every hosted site shares one origin: a `javascript:` link in one repository's docs.json would run on all of them.
+  const hostile = {
+    header: { links: [{ title: 'Sign in', href: 'javascript:alert(1)' }, { title: 'Ok', href: 'https://app.example.com' }] },
+    tabs: [{ id: 'a', title: 'A', href: 'java\tscript:alert(1)' }],
+    anchors: [{ icon: 'x', title: 'X', href: 'vbscript:msgbox' }],
+    sidebar: [{ group: 'G', href: 'JAVASCRIPT:void(0)', pages: [{ title: 'P', href: 'data:text/html,<script>alert(1)</script>' }, { title: 'Mail', href: 'mailto:a@example.com' }] }],
+    banner: { message: 'Hi', href: 'javascript:alert(1)' },
+    social: { website: 'javascript:alert(1)', codeHost: 'https://github.com/acme' },
+    redirects: { '/old': 'javascript:alert(1)', '/kept': '//cdn.example.com/x' },
+    logo: { light: 'javascript:alert(1)', dark: 'images/dark.svg' },
+    favicon: 'data:image/svg+xml,<svg onload=alert(1)>',
+    og: { logo: 'javascript:x' },
+    socialPreview: 'vbscript:x',
+  };
+
+  it('are dropped with a warning each: only paths and http(s), mailto, irc(s), xmpp links; paths and http(s) images', async () => {
+    const { config, problems } = await loadConfig(site({ 'docs.json': json(hostile) }));
+    expect(problems.map((p) => p.path)).toEqual([
+      'header.links[0].href',
+      'tabs[0].href',
+      'anchors[0].href',
+      'sidebar[0].href',
+      'sidebar[0].pages[0].href',
+      'banner.href',
+      'social.website',
+      'redirects["/old"]',
+      'logo.light',
+      'favicon',
+      'og.logo',
+      'socialPreview',
+    ]);
+    expect(problems.every((p) => p.severity === 'warning' && /^Must be a path/.test(p.message))).toBe(true);
+    expect(JSON.stringify(config)).not.toMatch(/script:|data:/i);
+    expect(config.header.links).toEqual([{ title: 'Ok', href: 'https://app.example.com', cta: false }]);
+    expect(config.sidebar).toEqual([{ group: 'G', pages: [{ title: 'Mail', href: 'mailto:a@example.com' }] }]);
+    expect(config.redirects).toEqual({ '/kept': '//cdn.example.com/x' });
+    expect(config.logo).toEqual({ dark: 'images/dark.svg' });
+    expect(config.social).toEqual({ codeHost: 'https://github.com/acme' });
+  });
+
+  it('in frontmatter too: redirect, previous, next and image', () => {
+    const source = ['---', 'redirect: javascript:alert(1)', 'previous: javascript:alert(2)', 'next: { title: Go, href: "data:text/html,x" }', 'image: javascript:x', 'title: Kept', '---', 'Body'].join('\n');
+    const result = validateFrontmatter('a.mdx', source);
+    expect(result.problems.map((p) => `${p.line} ${p.path}`)).toEqual(['2 redirect', '3 previous', '4 next.href', '5 image']);
+    expect(result.data).toEqual({ title: 'Kept' });
+  });
+});
+
 describe('loadConfig: unknown keys', () => {
   it('are dropped with a warning, suggesting the closest known key when it is a likely typo', async () => {
     const text = json({ nmae: 'Docs', theme: { primry: '#123456', colour: '#123456' }, content: { HeaderDepth: 2 }, sidebar: [{ grop: 'A', pages: [] }], completelyDifferent: 1 });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { defaultSchema } from 'hast-util-sanitize';
 import type { MdastPluginDefinition } from 'satteri';
+import { LINK_SCHEMES, MEDIA_SCHEMES, schemeOf } from '../config/schema/common.ts';
 import { decodeTokens, hasToken } from './variables.ts';
 
 /**
@@ -60,8 +61,6 @@ ATTRIBUTES_BY_TAG.set('img', new Set([...(ATTRIBUTES_BY_TAG.get('img') ?? []), '
 
 /** Attributes that hold URLs. */
 const URL_ATTRIBUTES = new Set(['href', 'src', 'cite', 'longdesc', 'srcset', 'img', 'image', 'poster']);
-const LINK_SCHEMES = new Set(['http', 'https', 'mailto', 'irc', 'ircs', 'xmpp']);
-const MEDIA_SCHEMES = new Set(['http', 'https']);
 const LITERAL_EXPRESSION = /^\s*(?:true|false|null|-?\d+(?:\.\d+)?|"[^"\\\n]*"|'[^'\\\n]*')\s*$/;
 const COMMENT_EXPRESSION = /^\s*\/\*[\s\S]*\*\/\s*$/;
 
@@ -96,15 +95,6 @@ export interface Finding {
 }
 
 type UrlVerdict = { ok: true; url: string; message?: string } | { ok: false; message: string };
-
-function schemeOf(url: string): string | undefined {
-  // Browsers ignore ASCII whitespace and control characters inside a scheme (`java\tscript:`).
-  const compact = Array.from(url)
-    .filter((c) => c.charCodeAt(0) > 0x20 && c.charCodeAt(0) !== 0x7f)
-    .join('');
-  const match = /^([a-z][a-z0-9+.-]*):/i.exec(compact);
-  return match ? match[1]!.toLowerCase() : undefined;
-}
 
 /** Judges one URL and rewrites internal ones for the base path. */
 export function checkUrl(raw: string, kind: 'link' | 'media', page: PageContext): UrlVerdict {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { text } from './common.ts';
+import { linkTarget, text } from './common.ts';
 
 export const anchorSchema = z.strictObject({
   icon: text().describe('Icon-library slug'),
   title: text().describe('Label'),
-  href: text().describe('Root-relative path or external URL'),
+  href: linkTarget().describe('Root-relative path or external URL'),
   locale: z.string().optional().describe('Show only for the matching locale'),
   tab: z.string().optional().describe('Show only when the active tab matches'),
 });

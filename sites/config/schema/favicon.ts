@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { mediaUrl } from './common.ts';
 
 /** `favicon`: one icon for both modes, or one per mode. */
 export const faviconSchema = z
-  .union([z.string(), z.strictObject({ light: z.string().optional(), dark: z.string().optional() })])
+  .union([mediaUrl(), z.strictObject({ light: mediaUrl().optional(), dark: mediaUrl().optional() })])
   .optional()
   .describe('A string applies to both modes. An object has optional light and dark strings.');

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { text } from './common.ts';
+import { linkTarget, text } from './common.ts';
 
 export const headerLinkSchema = z.strictObject({
   title: text().describe('Button label'),
-  href: text().describe('Link target'),
+  href: linkTarget().describe('Link target'),
   cta: z.boolean().default(false).describe('Style as primary call-to-action when true'),
   locale: z.string().optional().describe('Show only for this locale. Schema-only: all links render on every locale.'),
 });

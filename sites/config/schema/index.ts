@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { agentSchema } from './agent.ts';
 import { anchorsSchema } from './anchors.ts';
 import { bannerSchema } from './banner.ts';
-import { text } from './common.ts';
+import { mediaUrl, text } from './common.ts';
 import { contentSchema } from './content.ts';
 import { faviconSchema } from './favicon.ts';
 import { headerSchema } from './header.ts';
@@ -28,7 +28,7 @@ export const docsConfigSchema = z
     $schema: z.string().optional().describe('Schema URL for editor support; not read at runtime.'),
     name: text().default('Documentation').describe('Site title (header, browser tab, generated social images).'),
     description: text().optional().describe('Default description for metadata and social previews.'),
-    socialPreview: z.union([z.string(), z.literal(false)]).optional().describe('Site-wide social preview image URL; false disables the generated one.'),
+    socialPreview: z.union([mediaUrl(), z.literal(false)]).optional().describe('Site-wide social preview image URL; false disables the generated one.'),
     logo: logoSchema,
     favicon: faviconSchema,
     banner: bannerSchema,

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { text } from './common.ts';
+import { linkTarget, optionalLink, text } from './common.ts';
 
 export const sidebarPageSchema = z.strictObject({
   title: text(),
-  href: text().describe('Root-relative path or external URL'),
+  href: linkTarget().describe('Root-relative path or external URL'),
   icon: text().optional().describe('Icon-library slug'),
 });
 
@@ -26,7 +26,7 @@ export type SidebarPage = z.output<typeof sidebarPageSchema>;
 export const sidebarGroupSchema: z.ZodType<SidebarGroup, SidebarGroupInput> = z.strictObject({
   group: z.string().optional().describe('Section label'),
   tab: z.union([z.string(), z.array(z.string())]).optional().describe('Tab id(s) the group belongs to'),
-  href: z.string().optional().describe('Makes the group label link to this internal path'),
+  href: optionalLink().optional().describe('Makes the group label link to this internal path'),
   icon: z.string().optional().describe('Icon-library slug'),
   get pages() {
     return z.array(z.union([sidebarPageSchema, sidebarGroupSchema])).describe('Page items or nested groups');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { optionalLink } from './common.ts';
 
 export const SOCIAL_KEYS = [
   'website',
@@ -15,7 +16,7 @@ export const SOCIAL_KEYS = [
 /** `social`: footer profile links, plus `preview`. */
 export const socialSchema = z
   .strictObject({
-    ...Object.fromEntries(SOCIAL_KEYS.map((key) => [key, z.string().optional()])),
+    ...Object.fromEntries(SOCIAL_KEYS.map((key) => [key, optionalLink().optional()])),
     preview: z.string().optional(),
   } as Record<(typeof SOCIAL_KEYS)[number] | 'preview', z.ZodOptional<z.ZodString>>)
   .default({});

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { text } from './common.ts';
+import { linkTarget, text } from './common.ts';
 
 export const tabSchema = z.strictObject({
   id: text().describe('Identifier referenced by sidebar tab'),
   title: text().describe('Label in the tab bar'),
-  href: text().describe('Root-relative path opened when the tab is selected'),
+  href: linkTarget().describe('Root-relative path opened when the tab is selected'),
   locale: z.string().optional().describe('Show the tab only for the matching locale sidebar'),
 });
 
