@@ -149,7 +149,7 @@ describe('accept and pay on the embedded ledger', () => {
     expect([res.status, res.body.error]).toEqual([403, 'UNAUTHORIZED_ACCESS']);
   });
 
-  it('TRANSACTION_FAILED (422) when the chain refuses it; the same transaction can never be sent again', async () => {
+  it('TRANSACTION_FAILED (422) when the chain refuses it; resending it gets the chain’s answer again, a fresh one pays', async () => {
     const order = await createOrder(p);
     const stale = { blockhash: '4sGjMW1sUnHzSxGspuhpqLDx6wiyjNtZAMdL4VZHirAn', lastValidBlockHeight: 1n }; // unknown to the ledger
     const transaction = await buildPaymentTransaction({ signer: p.client.signer, order, config, blockhash: stale });
@@ -157,8 +157,30 @@ describe('accept and pay on the embedded ledger', () => {
     const res = await accept(order, header);
     expect([res.status, res.body.error]).toEqual([422, 'TRANSACTION_FAILED']);
     const again = await accept(order, header);
-    expect([again.status, again.body.error, again.body.details.reason]).toEqual([400, 'INVALID_PAYMENT_HEADER', 'replayed']);
+    expect([again.status, again.body.error]).toEqual([422, 'TRANSACTION_FAILED']);
     expect((await acceptOrder(server.url, p, order)).status).toBe(200); // a fresh transaction pays it
+    const after = await accept(order, header);
+    expect([after.status, after.body.error]).toEqual([409, 'INVALID_STATUS_TRANSITION']);
+  });
+
+  it('INSUFFICIENT_FUNDS (422) from the chain when the consumer has USDC but no SOL for the fee; the same transaction pays once it has', async () => {
+    const parties = await agentAndConsumer(server.url);
+    const ledger = server.services.payments.ledger as LiteSvmLedger;
+    await ledger.mintTo(parties.client.address, PRICE_MICRO); // USDC only: the balance check passes, the fee cannot be paid
+    const order = await createOrder(parties);
+    const header = await paymentHeader(server.url, parties.client, order, config);
+    const refused = await acceptOrder(server.url, parties, order, header);
+    expect([refused.status, refused.body.error]).toEqual([422, 'INSUFFICIENT_FUNDS']);
+    expect((await parties.client.rest('GET', `/api/orders/${order.id}`)).body.status).toBe('PENDING');
+    // On this ledger the blockhash stands still: the SDK builds the very same transaction again, and it may pay now.
+    expect(await paymentHeader(server.url, parties.client, order, config)).toBe(header);
+    await ledger.airdrop(parties.client.address, 10_000_000n);
+    const paid = await acceptOrder(server.url, parties, order, header);
+    expect([paid.status, paid.body.status]).toEqual([200, 'PAID']);
+    expect(await usdcBalance(server.url, parties.client.address, config)).toBe(0n);
+    // It paid; it pays nothing more (another order: its memo names this one; a memo-less replay: the test below).
+    const again = await acceptOrder(server.url, parties, order, header);
+    expect([again.status, again.body.error]).toEqual([409, 'INVALID_STATUS_TRANSITION']);
   });
 
   it('a transaction that paid one order never pays another (replay refused, nothing charged)', async () => {
@@ -213,8 +235,8 @@ describe('accept and pay through a real-cluster ledger (JSON-RPC stand-in on 127
   let chain: LiteSvmLedger;
   let node: Server;
   let nodeUrl: string;
-  /** While set, the stand-in answers sendTransaction with HTTP 503 (an overloaded or unreachable node). */
-  let refuseSends = false;
+  /** While set, the stand-in answers this JSON-RPC method with HTTP 503 (an overloaded or unreachable node). */
+  let refuse: string | undefined;
   let server: TestServer;
   let dir: string;
 
@@ -223,7 +245,7 @@ describe('accept and pay through a real-cluster ledger (JSON-RPC stand-in on 127
     node = createServer((req, res) => {
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk)).on('end', async () => {
-        if (refuseSends && body.includes('"sendTransaction"')) return void res.writeHead(503).end();
+        if (refuse && body.includes(`"${refuse}"`)) return void res.writeHead(503).end();
         const answer = await answerSolanaRpc(chain, JSON.parse(body));
         res.writeHead(200, { 'Content-Type': 'application/json' }).end(stringifyWithBigInts(answer));
       });
@@ -272,12 +294,12 @@ describe('accept and pay through a real-cluster ledger (JSON-RPC stand-in on 127
     const parties = await fundedParties();
     const order = await createOrder(parties, { price: PRICE });
     const header = await paymentHeader(server.url, parties.client, order);
-    refuseSends = true;
+    refuse = 'sendTransaction';
     let res;
     try {
       res = await acceptOrder(server.url, parties, order, header);
     } finally {
-      refuseSends = false;
+      refuse = undefined;
     }
     expect([res.status, res.body.error]).toEqual([503, 'TRANSACTION_FAILED']);
     expect(res.headers.get('retry-after')).toBe('5');
@@ -292,6 +314,25 @@ describe('accept and pay through a real-cluster ledger (JSON-RPC stand-in on 127
     const paid = (await parties.client.rest('GET', `/api/orders/${order.id}`)).body;
     expect(paid).toMatchObject({ status: 'PAID', agentAmount: 11.25, commissionAmount: 1.25 });
     expect(await chain.usdcBalance(parties.client.address)).toBe(100_000_000n - PRICE_MICRO);
+    expect(await chain.usdcBalance(parties.agent.address)).toBe(11_250_000n);
+  });
+
+  it('an outage after the consumer’s transfer landed (signing the agent’s share) is 503 too, never 500; reconciliation pays the agent', async () => {
+    const parties = await fundedParties();
+    const order = await createOrder(parties, { price: PRICE });
+    const header = await paymentHeader(server.url, parties.client, order);
+    refuse = 'getLatestBlockhash'; // the payout needs a fresh blockhash; the consumer's transfer does not
+    let res;
+    try {
+      res = await acceptOrder(server.url, parties, order, header);
+    } finally {
+      refuse = undefined;
+    }
+    expect([res.status, res.body.error, res.headers.get('retry-after')]).toEqual([503, 'TRANSACTION_FAILED', '5']);
+    expect(await chain.usdcBalance(parties.client.address)).toBe(100_000_000n - PRICE_MICRO);
+    expect(await chain.usdcBalance(parties.agent.address)).toBe(0n);
+    expect(await server.services.payments.reconcile(0)).toMatchObject({ settled: 1 });
+    expect((await parties.client.rest('GET', `/api/orders/${order.id}`)).body).toMatchObject({ status: 'PAID', agentAmount: 11.25 });
     expect(await chain.usdcBalance(parties.agent.address)).toBe(11_250_000n);
   });
 

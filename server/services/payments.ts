@@ -105,9 +105,11 @@ export class PaymentService {
       payer: wallet,
       ledger: this.#ledger,
     });
-    if ((await em.count(Payment, { txSignature: checked.signature })) || (await em.count(Order, { txSignature: checked.signature }))) {
-      throw transactionUsed(checked.signature);
-    }
+    // A transaction the chain refused for this very order (no fee SOL yet, say) may be sent again: it never
+    // moved money, and on a ledger whose blockhash stands still the client cannot build a different one.
+    const earlier = await em.findOne(Payment, { txSignature: checked.signature });
+    const retry = earlier?.state === 'FAILED' && earlier.order === id;
+    if ((earlier && !retry) || (await em.count(Order, { txSignature: checked.signature }))) throw transactionUsed(checked.signature);
     const balance = await this.#ledger.usdcBalance(wallet).catch((error: unknown) => Promise.reject(ledgerFailure(error)));
     if (balance < order.priceMicro) {
       throw new AppError('INSUFFICIENT_FUNDS', 'The wallet has insufficient USDC balance', {
@@ -140,7 +142,8 @@ export class PaymentService {
       if (!agent) throw agentNotFound(locked.agent);
       if (await em.count(Payment, { order: id, state: { $in: LIVE_PAYMENT_STATES } })) throw paymentInProgress();
       try {
-        await em.insert(Payment, payment);
+        if (!retry) await em.insert(Payment, payment);
+        else if (!(await em.nativeUpdate(Payment, { txSignature: payment.txSignature, order: id, state: 'FAILED' }, payment))) throw paymentInProgress();
       } catch (error) {
         if (error instanceof UniqueConstraintViolationException) {
           throw (await em.count(Payment, { txSignature: payment.txSignature })) ? transactionUsed(payment.txSignature) : paymentInProgress();
@@ -187,14 +190,22 @@ export class PaymentService {
     return result;
   }
 
-  /** Moves a payment through its states until DONE or FAILED; throws (state kept) when the chain is unreachable. */
+  /**
+   * Moves a payment through its states until DONE or FAILED; throws (state kept) when the chain is unreachable.
+   * Every ledger failure of every step leaves as the API reports it (an outage while signing or checking the
+   * agent's share is a 503 like one while submitting, never a 500).
+   */
   async #advance(payment: Payment, fresh: boolean): Promise<Payment> {
     let p = payment;
-    for (;;) {
-      if (p.state === 'SUBMITTED') p = await this.#confirm(p, fresh);
-      else if (p.state === 'CONFIRMED') p = await this.#recordSplit(p);
-      else if (p.state === 'SPLIT_SENT') p = await this.#sendSplit(p);
-      else return p;
+    try {
+      for (;;) {
+        if (p.state === 'SUBMITTED') p = await this.#confirm(p, fresh);
+        else if (p.state === 'CONFIRMED') p = await this.#recordSplit(p);
+        else if (p.state === 'SPLIT_SENT') p = await this.#sendSplit(p);
+        else return p;
+      }
+    } catch (error) {
+      throw error instanceof LedgerError ? ledgerFailure(error) : error;
     }
   }
 
