@@ -34,7 +34,6 @@ import {
   type MaybeEncodedAccount,
   type Transaction,
 } from '@solana/kit';
-import { getAddMemoInstruction } from '@solana-program/memo';
 import {
   getCreateAssociatedTokenIdempotentInstruction,
   getMintDecoder,
@@ -43,7 +42,6 @@ import {
   getMintToCheckedInstruction,
   getTokenDecoder,
 } from '@solana-program/token';
-import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.ts';
 import { LedgerError, type Ledger } from './ledger.ts';
 import { LedgerStore, type JournalEntry } from './litesvm-store.ts';
@@ -53,11 +51,11 @@ import {
   decodeTransaction,
   generateKeypairBytes,
   ledgerErrorFor,
-  MEMO_PROGRAM_ADDRESS,
   signerFromKeypair,
   SYSTEM_PROGRAM_ADDRESS,
   toAddress,
   TOKEN_PROGRAM_ADDRESS,
+  uniqueMemo,
   USDC_DECIMALS,
   wireBytes,
   type TransactionErrorJson,
@@ -321,8 +319,7 @@ export class LiteSvmLedger implements Ledger {
     return this.run(this.marketplace, [
       getCreateAssociatedTokenIdempotentInstruction({ payer: this.marketplace, ata: token, owner, mint }),
       getMintToCheckedInstruction({ mint, token, mintAuthority: this.marketplace, amount: amountMicro, decimals: USDC_DECIMALS }),
-      // Two equal faucet transactions would otherwise have one signature (and the second be a duplicate).
-      getAddMemoInstruction({ memo: `faucet:${randomUUID()}` }, { programAddress: MEMO_PROGRAM_ADDRESS }),
+      uniqueMemo('faucet'),
     ]);
   }
 
@@ -332,7 +329,7 @@ export class LiteSvmLedger implements Ledger {
     if (amountLamports <= 0n) throw new LedgerError('rejected', `An airdrop needs a positive amount, got ${amountLamports}`);
     return this.run(this.faucet, [
       transferSol(this.faucet, toAddress(wallet, 'The wallet'), amountLamports),
-      getAddMemoInstruction({ memo: `airdrop:${randomUUID()}` }, { programAddress: MEMO_PROGRAM_ADDRESS }),
+      uniqueMemo('airdrop'),
     ]);
   }
 
@@ -549,6 +546,7 @@ export class LiteSvmLedger implements Ledger {
     if (!this.svm.getAccount(this.marketplaceTokenAccount as Address).exists) {
       await this.run(this.marketplace, [
         getCreateAssociatedTokenIdempotentInstruction({ payer: this.marketplace, ata: this.marketplaceTokenAccount as Address, owner: this.marketplace.address, mint }),
+        uniqueMemo('marketplace token account'),
       ]);
     }
   }

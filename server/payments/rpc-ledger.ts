@@ -46,6 +46,7 @@ import {
   toAddress,
   TOKEN_2022_PROGRAM_ADDRESS,
   TOKEN_PROGRAM_ADDRESS,
+  uniqueMemo,
   wireBytes,
   type TransactionErrorJson,
 } from './solana.ts';
@@ -248,6 +249,7 @@ export class RpcLedger implements Ledger {
               owner: this.marketplace.address,
               mint: this.mint as Address,
             }),
+            uniqueMemo('marketplace token account'),
           ],
           m,
         ),

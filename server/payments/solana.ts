@@ -2,7 +2,7 @@
  * What both ledgers share: program addresses, keypair files, decoding wire transactions, the payout
  * transaction, and turning a chain's transaction error (in Solana JSON-RPC's shape) into a LedgerError.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import bs58 from 'bs58';
 import { LRUCache } from 'lru-cache';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
@@ -47,6 +47,13 @@ export const USDC_DECIMALS = 6;
  */
 export const MEMO_PROGRAM_ADDRESS = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 export const SYSTEM_PROGRAM_ADDRESS = address('11111111111111111111111111111111');
+
+/**
+ * The Memo every transaction the marketplace sends carries: equal transactions have equal signatures (same
+ * blockhash, deterministic Ed25519), and a second one would be dropped as a duplicate of the first. `label` says
+ * what the transaction is for; a random suffix makes it unique.
+ */
+export const uniqueMemo = (label: string) => getAddMemoInstruction({ memo: `${label} ${randomUUID().slice(0, 8)}` }, { programAddress: MEMO_PROGRAM_ADDRESS });
 export const TOKEN_2022_PROGRAM_ADDRESS = address('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
 export { TOKEN_PROGRAM_ADDRESS };
 
