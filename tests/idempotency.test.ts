@@ -3,6 +3,7 @@
  * a call in progress holds its key, outcomes that may change are not remembered, keys are per caller.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IdempotencyRecord } from '../server/db/entities/index.ts';
 import { AppError } from '../server/errors.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
@@ -40,6 +41,22 @@ describe('IdempotencyService', () => {
     await expect(retry).rejects.toMatchObject({ code: 'IDEMPOTENCY_CONFLICT', details: { reason: 'in-progress' } });
     release();
     expect((await slow).outcome).toEqual({ ok: true, data: 1 });
+  });
+
+  it('a call that outlives its lock is taken over by a retry, and then neither frees nor overwrites the taker’s key', async () => {
+    let release!: (fail: boolean) => void;
+    let entered!: () => void;
+    const running = new Promise<void>((resolve) => (entered = resolve));
+    const stuck = server.services.idempotency.run('wallet-a', 'key-5', {}, () => {
+      entered();
+      return new Promise((resolve, reject) => (release = (fail) => (fail ? reject(new AppError('SERVICE_UNAVAILABLE', 'down')) : resolve({ ok: true, data: 'late' }))));
+    });
+    await running;
+    await server.db.em().nativeUpdate(IdempotencyRecord, {}, { lockedUntil: new Date(Date.now() - 1) }); // its lock ran out
+    expect((await server.services.idempotency.run('wallet-a', 'key-5', {}, ok('taker'))).outcome).toEqual({ ok: true, data: 'taker' });
+    release(false);
+    expect((await stuck).outcome).toEqual({ ok: true, data: 'late' });
+    expect((await server.services.idempotency.run('wallet-a', 'key-5', {}, ok('again'))).outcome).toEqual({ ok: true, data: 'taker' });
   });
 
   it('a call that fails unexpectedly frees its key: the retry runs', async () => {

@@ -294,15 +294,19 @@ describe('accept and pay through a real-cluster ledger (JSON-RPC stand-in on 127
     const parties = await fundedParties();
     const order = await createOrder(parties, { price: PRICE });
     const header = await paymentHeader(server.url, parties.client, order);
+    const retryKey = { 'Idempotency-Key': `accept-${order.id}` };
     refuse = 'sendTransaction';
     let res;
     try {
-      res = await acceptOrder(server.url, parties, order, header);
+      res = await acceptOrder(server.url, parties, order, header, retryKey);
     } finally {
       refuse = undefined;
     }
     expect([res.status, res.body.error]).toEqual([503, 'TRANSACTION_FAILED']);
     expect(res.headers.get('retry-after')).toBe('5');
+    // Neither the outage nor "still in flight" is remembered under the Idempotency-Key: a retry sees the order as it is.
+    const retried = await acceptOrder(server.url, parties, order, header, retryKey);
+    expect([retried.status, retried.body.details?.reason, retried.headers.get('idempotent-replayed')]).toEqual([409, 'payment-in-progress', null]);
     // In flight: neither a second payment (another transaction: same transfer plus a compute limit) nor a cancellation may slip in.
     const other = await buildPaymentHeader({ signer: parties.client.signer, order, config: await paymentConfig(server.url), baseUrl: server.url, computeUnitLimit: 20_000 });
     const second = await acceptOrder(server.url, parties, order, other);
@@ -313,6 +317,8 @@ describe('accept and pay through a real-cluster ledger (JSON-RPC stand-in on 127
     expect(await server.services.payments.reconcile(0)).toMatchObject({ settled: 1 });
     const paid = (await parties.client.rest('GET', `/api/orders/${order.id}`)).body;
     expect(paid).toMatchObject({ status: 'PAID', agentAmount: 11.25, commissionAmount: 1.25 });
+    const settled = await acceptOrder(server.url, parties, order, header, retryKey);
+    expect([settled.status, settled.body.details?.status]).toEqual([409, 'PAID']);
     expect(await chain.usdcBalance(parties.client.address)).toBe(100_000_000n - PRICE_MICRO);
     expect(await chain.usdcBalance(parties.agent.address)).toBe(11_250_000n);
   });

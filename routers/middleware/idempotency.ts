@@ -3,8 +3,14 @@ import type { Outcome } from '../../server/services/idempotency.ts';
 import { asAppError } from './errors.ts';
 import { middleware } from '../trpc.ts';
 
-/** Errors worth replaying: the client's own mistakes. Outages, rate limits and internal failures may pass. */
-const REPLAYABLE = (error: AppError) => !['RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR', 'IDEMPOTENCY_CONFLICT'].includes(error.code) && error.status !== 503;
+/**
+ * Errors worth replaying: the client's own mistakes. Outages, rate limits, internal failures and a payment still
+ * in flight (it settles later; the retry should then see the order as it is) may pass.
+ */
+const REPLAYABLE = (error: AppError) =>
+  !['RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR', 'IDEMPOTENCY_CONFLICT'].includes(error.code) &&
+  error.status !== 503 &&
+  error.details?.reason !== 'payment-in-progress';
 
 /**
  * `Idempotency-Key` on POST calls of a proven wallet (runs after wallet authentication, so keys are

@@ -6,9 +6,13 @@ import { AppError, type AppErrorCode } from '../errors.ts';
 /** A call's first outcome, replayed for the same key: its result, or the documented error it ended with. */
 export type Outcome = { ok: true; data: unknown } | { ok: false; code: AppErrorCode; message: string; details?: Record<string, unknown> };
 
-/** How long a key is remembered, and how long a call holding it may run before a retry may take it over. */
+/**
+ * How long a key is remembered, and how long a call holding it may run before a retry may take it over: longer
+ * than the slowest call (an accept on a real cluster waits up to SOLANA_CONFIRM_TIMEOUT_MS, 60 s by default, for
+ * each of two transactions).
+ */
 const REMEMBER_MS = 24 * 60 * 60 * 1000;
-const LOCK_MS = 60_000;
+const LOCK_MS = 5 * 60_000;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -34,34 +38,37 @@ export class IdempotencyService {
     }
     const keyHash = sha256(`${caller}\n${key}`);
     const requestHash = sha256(JSON.stringify(request) ?? '');
-    const claimed = await this.#claim(keyHash, requestHash);
-    if (!claimed) return { outcome: await this.#existing(keyHash, requestHash), replayed: true };
+    const claim = await this.#claim(keyHash, requestHash);
+    if (!claim) return { outcome: await this.#existing(keyHash, requestHash), replayed: true };
 
+    // Only while the key is still this call's (`lockedUntil` is its claim): a call that outlived its lock and was
+    // taken over neither frees nor overwrites the key of the call that took it.
+    const mine = { keyHash, outcome: null, lockedUntil: claim };
     let outcome: Outcome;
     try {
       outcome = await call();
     } catch (error) {
       // Outcomes that may differ next time (outages, rate limits, crashes) are not remembered: the key is free again.
-      await this.#db.em().nativeDelete(IdempotencyRecord, { keyHash, outcome: null });
+      await this.#db.em().nativeDelete(IdempotencyRecord, mine);
       throw error;
     }
-    await this.#db.em().nativeUpdate(IdempotencyRecord, { keyHash }, { outcome: outcome as Record<string, unknown> });
+    await this.#db.em().nativeUpdate(IdempotencyRecord, mine, { outcome: outcome as Record<string, unknown> });
     this.#sweep();
     return { outcome, replayed: false };
   }
 
-  /** Takes the key: a new row, an expired one, or one whose call died holding it. */
-  async #claim(keyHash: string, requestHash: string): Promise<boolean> {
+  /** Takes the key (a new row, an expired one, or one whose call died holding it); answers the claim's lock time. */
+  async #claim(keyHash: string, requestHash: string): Promise<Date | undefined> {
     const now = new Date();
     const row = { keyHash, requestHash, outcome: null, lockedUntil: new Date(now.getTime() + LOCK_MS), expiresAt: new Date(now.getTime() + REMEMBER_MS) };
     const qb = this.#db.em().createQueryBuilder(IdempotencyRecord).insert(row).onConflict('keyHash').ignore();
-    if ((await qb.execute('run')).affectedRows === 1) return true;
+    if ((await qb.execute('run')).affectedRows === 1) return row.lockedUntil;
     const takenOver = await this.#db.em().nativeUpdate(
       IdempotencyRecord,
       { keyHash, $or: [{ expiresAt: { $lt: now } }, { outcome: null, lockedUntil: { $lt: now }, requestHash }] },
       row,
     );
-    return takenOver === 1;
+    return takenOver === 1 ? row.lockedUntil : undefined;
   }
 
   async #existing(keyHash: string, requestHash: string): Promise<Outcome> {

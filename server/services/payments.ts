@@ -107,8 +107,10 @@ export class PaymentService {
     });
     // A transaction the chain refused for this very order (no fee SOL yet, say) may be sent again: it never
     // moved money, and on a ledger whose blockhash stands still the client cannot build a different one.
+    // The same transaction while its payment of this order is in flight (a retry after a 503) is that payment.
     const earlier = await em.findOne(Payment, { txSignature: checked.signature });
     const retry = earlier?.state === 'FAILED' && earlier.order === id;
+    if (earlier?.order === id && LIVE_PAYMENT_STATES.includes(earlier.state)) throw paymentInProgress();
     if ((earlier && !retry) || (await em.count(Order, { txSignature: checked.signature }))) throw transactionUsed(checked.signature);
     const balance = await this.#ledger.usdcBalance(wallet).catch((error: unknown) => Promise.reject(ledgerFailure(error)));
     if (balance < order.priceMicro) {

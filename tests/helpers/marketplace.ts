@@ -10,9 +10,10 @@ export function walletFor(baseUrl: string, secretKey = generateKeypair().secretK
     signer,
     sdk: createMarketplaceClient({ baseUrl, wallet: signer }),
     /** REST call signed by this wallet: returns status, headers and the parsed body. */
-    async rest(method: string, path: string, body?: unknown) {
+    async rest(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
       const res = await createSignedFetch(signer, baseUrl)(path, {
         method,
+        headers,
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
       const text = await res.text();

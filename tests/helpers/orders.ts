@@ -64,12 +64,9 @@ export async function createOrder(p: Parties, overrides: Record<string, unknown>
 }
 
 /** Accepts and pays the order with a freshly built header. */
-export async function acceptOrder(baseUrl: string, p: Parties, order: { id: string; price: number }, header?: string) {
-  return p.client.rest('POST', `/api/orders/${order.id}/accept`, {
-    clientWallet: p.client.address,
-    paymentMethod: 'usdc',
-    paymentHeader: header ?? (await paymentHeader(baseUrl, p.client, order)),
-  });
+export async function acceptOrder(baseUrl: string, p: Parties, order: { id: string; price: number }, header?: string, httpHeaders?: Record<string, string>) {
+  const body = { clientWallet: p.client.address, paymentMethod: 'usdc', paymentHeader: header ?? (await paymentHeader(baseUrl, p.client, order)) };
+  return p.client.rest('POST', `/api/orders/${order.id}/accept`, body, httpHeaders);
 }
 
 /** A wallet's USDC (micro) as a client sees it: its associated token account, through the server's JSON-RPC. */
