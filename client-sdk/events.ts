@@ -76,7 +76,8 @@ const isFrame = (value: unknown): value is EventFrame =>
 /**
  * Receives the wallet's events over `/ws` until `close()`. Every (re)connection is signed afresh
  * (`GET:/ws?wallet=<address>:<timestamp>` in the query) and asks for `since` = the last id delivered,
- * so nothing is missed or repeated across reconnects. A refusal (401/403/422) ends it with an ApiError;
+ * so nothing is missed or repeated across reconnects. Without `since`, it starts from the server's position at
+ * the first connection (asked over plain HTTP first), so a drop before the first event loses nothing either. A refusal (401/403/422) ends it with an ApiError;
  * anything else (network, server restart, heartbeat timeout, close code 1001 or 4000) is retried.
  */
 export function subscribeToEvents(options: EventSubscriptionOptions): EventSubscription {
@@ -109,12 +110,17 @@ export function subscribeToEvents(options: EventSubscriptionOptions): EventSubsc
     return `${base}/ws?${query}`;
   }
 
-  /** Why an upgrade failed, asked over plain HTTP: an ApiError for a refusal, else undefined (retry). */
-  async function refusal(url: string): Promise<ApiError | undefined> {
+  /**
+   * What the channel would answer, asked over plain HTTP: an ApiError for a refusal; else undefined (retry), and
+   * when it would accept (426), the server's position, so a subscription without `since` starts there and a drop
+   * before its first event still resumes without loss.
+   */
+  async function probe(url: string): Promise<ApiError | undefined> {
     try {
       const res = await fetchImpl(url.replace(/^ws/, 'http'));
+      const body = (await res.json()) as { error?: string; message?: string; details?: Record<string, string>; lastEventId?: unknown };
+      if (res.status === 426 && lastEventId === undefined && typeof body.lastEventId === 'number') lastEventId = body.lastEventId;
       if (res.status !== 401 && res.status !== 403 && res.status !== 422) return undefined;
-      const body = (await res.json()) as { error?: string; message?: string; details?: Record<string, string> };
       return new ApiError(body.message ?? `HTTP ${res.status}`, res.status, body.error ?? 'UNKNOWN', body.details);
     } catch {
       return undefined;
@@ -132,6 +138,15 @@ export function subscribeToEvents(options: EventSubscriptionOptions): EventSubsc
       return schedule();
     }
     if (closed) return;
+    if (lastEventId === undefined) {
+      const refused = await probe(url);
+      if (closed) return;
+      if (refused) {
+        closed = true;
+        return report(refused);
+      }
+      if (lastEventId !== undefined) url = await signedUrl();
+    }
     const ws = new WebSocketImpl(url);
     socket = ws;
     let openedAt: number | undefined;
@@ -169,7 +184,7 @@ export function subscribeToEvents(options: EventSubscriptionOptions): EventSubsc
         return schedule();
       }
       // Never opened: refused, or the server is unreachable.
-      void refusal(url).then((refused) => {
+      void probe(url).then((refused) => {
         if (closed) return;
         if (refused) {
           closed = true;

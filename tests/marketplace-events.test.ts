@@ -477,6 +477,38 @@ describe('SDK subscribeToEvents across a server restart', () => {
   });
 });
 
+describe('SDK subscribeToEvents without since', () => {
+  it('starts from the position the server gives it: a drop before its first event still loses nothing', async () => {
+    // A WebSocket whose connections can be made to fail, standing in for a network that is away for a while.
+    let away = false;
+    const sockets: WebSocket[] = [];
+    class FlakyWebSocket extends globalThis.WebSocket {
+      constructor(url: string | URL) {
+        super(away ? 'ws://127.0.0.1:9/' : url);
+        sockets.push(this as unknown as WebSocket);
+      }
+    }
+    const frames: EventFrame[] = [];
+    let opens = 0;
+    const subscription = subscribeToEvents({
+      baseUrl: server.url,
+      wallet: provider.signer,
+      WebSocket: FlakyWebSocket as unknown as typeof globalThis.WebSocket,
+      reconnect: { minDelayMs: 50, maxDelayMs: 100 },
+      onEvent: (frame) => frames.push(frame),
+      onOpen: () => opens++,
+    });
+    await expect.poll(() => opens).toBe(1);
+    away = true;
+    sockets.at(-1)!.close();
+    const conversation = await openConversation(consumer, agentId); // while it cannot connect
+    away = false;
+    await expect.poll(() => frames.length, { timeout: 10_000 }).toBe(1);
+    expect([frames[0]!.event, (frames[0]!.data as any).conversationId]).toEqual(['conversation:new', conversation.id]);
+    subscription.close();
+  });
+});
+
 // ---- fan-out -------------------------------------------------------------------------------------
 // Latency figures are `npm run bench -- orders` (1,000 sockets); this pins who gets what under a burst.
 

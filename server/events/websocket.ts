@@ -257,7 +257,9 @@ export function createEventChannels(services: Services, bus: EventBus, log: Logg
       const answer: Refusal =
         'status' in decision
           ? decision
-          : { status: 426, body: { error: 'INVALID_REQUEST', message: 'Open this URL as a WebSocket' }, headers: { Upgrade: 'websocket' } };
+          : // The position of "now": a client that connects with since=lastEventId misses nothing from here on, even if
+            // its first connection drops before any event arrives (the SDK asks here before connecting without since).
+            { status: 426, body: { error: 'INVALID_REQUEST', message: 'Open this URL as a WebSocket', lastEventId: bus.lastEventId }, headers: { Upgrade: 'websocket' } };
       res.writeHead(answer.status, { 'Content-Type': 'application/json', ...answer.headers }).end(JSON.stringify(answer.body));
     },
     get connections() {
