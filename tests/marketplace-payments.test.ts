@@ -149,6 +149,29 @@ describe('accept and pay on the embedded ledger', () => {
     expect([res.status, res.body.error]).toEqual([403, 'UNAUTHORIZED_ACCESS']);
   });
 
+  it('UNAUTHORIZED_ACCESS (403): a clientWallet other than the signing wallet; another wallet than the order’s consumer', async () => {
+    const order = await createOrder(p);
+    const header = await paymentHeader(server.url, p.client, order, config);
+    const other = walletFor(server.url);
+    const claimed = await p.client.rest('POST', `/api/orders/${order.id}/accept`, { clientWallet: other.address, paymentMethod: 'usdc', paymentHeader: header });
+    expect([claimed.status, claimed.body.error]).toEqual([403, 'UNAUTHORIZED_ACCESS']);
+    const stranger = await other.rest('POST', `/api/orders/${order.id}/accept`, { clientWallet: other.address, paymentMethod: 'usdc', paymentHeader: header });
+    expect([stranger.status, stranger.body.error]).toEqual([403, 'UNAUTHORIZED_ACCESS']);
+    expect((await acceptOrder(server.url, p, order, header)).status).toBe(200); // nothing was used up
+  });
+
+  it('ORDER_NOT_FOUND (404) for an unknown order; AGENT_NOT_FOUND (404) once the order’s agent is deleted', async () => {
+    const unknown = await acceptOrder(server.url, p, { id: '00000000-0000-4000-8000-000000000000', price: PRICE });
+    expect([unknown.status, unknown.body.error]).toEqual([404, 'ORDER_NOT_FOUND']);
+    const parties = await agentAndConsumer(server.url);
+    await fund(server.url, parties.client.address, 20);
+    const order = await createOrder(parties);
+    expect((await parties.agent.rest('DELETE', `/api/agents/${parties.agentId}`)).status).toBe(204);
+    const res = await acceptOrder(server.url, parties, order);
+    expect([res.status, res.body.error]).toEqual([404, 'AGENT_NOT_FOUND']);
+    expect(await usdcBalance(server.url, parties.client.address, config)).toBe(20_000_000n);
+  });
+
   it('TRANSACTION_FAILED (422) when the chain refuses it; resending it gets the chain’s answer again, a fresh one pays', async () => {
     const order = await createOrder(p);
     const stale = { blockhash: '4sGjMW1sUnHzSxGspuhpqLDx6wiyjNtZAMdL4VZHirAn', lastValidBlockHeight: 1n }; // unknown to the ledger
