@@ -85,6 +85,15 @@ describe('docs build', () => {
     expect(existsSync(join(out, 'llms.txt'))).toBe(true);
   });
 
+  it('refuses a site with errors (here a page that is not MDX) and writes nothing; warnings alone do not stop it', async () => {
+    const out = join(tempDir(), 'site');
+    const { code, stderr } = await docs('build', join(FIXTURES, 'docs-broken'), '--out', out);
+    expect(code).toBe(1);
+    expect(stderr).toContain('guides/broken.mdx:7:1  error  not valid MDX');
+    expect(stderr).toContain('Build failed: nothing was written.');
+    expect(existsSync(join(out, 'index.html'))).toBe(false);
+  });
+
   it('with --strict, refuses a site with problems and writes nothing', async () => {
     const out = join(tempDir(), 'site');
     const { code, stderr } = await docs('build', join(FIXTURES, 'docs-broken'), '--out', out, '--strict');

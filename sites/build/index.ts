@@ -40,8 +40,14 @@ export interface BuildOptions {
   source: string;
   /** Output folder (emptied first). */
   out: string;
-  /** Fail (throw {@link BuildError}) on any problem, warnings included; otherwise only errors fail. */
+  /** Fail (throw {@link BuildError}, nothing written) on any problem, warnings included. */
   strict?: boolean;
+  /**
+   * Fail on errors (a config file that does not parse, broken frontmatter, a page that is not MDX): the CLI's
+   * `build` and hosting, which keeps serving the last good build. Without it, and without `strict`, problems never
+   * stop a build: invalid values fall back to their defaults and a page that does not parse shows a notice.
+   */
+  failOnErrors?: boolean;
   /** URL base path (`/owner/repo`, `/owner/repo~branch`); default `/`. */
   base?: string;
   /** Absolute origin for canonical links, the sitemap and social images (`https://docs.example.com`). */
@@ -149,9 +155,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const out = resolve(options.out);
   progress({ phase: 'read' });
   const site = await prepareSite({ ...options, out });
-  // Without strict, problems never stop a build: invalid values fell back to defaults, bad pages show a notice.
-  if (options.strict && shouldFail(site.problems, { strict: true })) {
-    throw new BuildError(`The site has ${site.problems.length} problem(s) and the build is strict: nothing was built`, site.problems);
+  if ((options.strict || options.failOnErrors) && shouldFail(site.problems, { strict: options.strict ?? false })) {
+    const what = options.strict ? `${site.problems.length} problem(s) and the build is strict` : 'errors';
+    throw new BuildError(`The site has ${what}: nothing was built`, site.problems);
   }
   progress({ phase: 'render', total: site.pages.length });
   await rm(out, { recursive: true, force: true });
@@ -173,15 +179,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   progress({ phase: 'outputs' });
   await writeOutputs(out, site.state.data, site.markdown);
   await copyAssets(site.state.sourceDir, out, [out, cacheDir]);
-  const social = await writeSocialImages({
+  await writeSocialImages({
     site: site.state.data,
     sourceDir: site.state.sourceDir,
     out,
     cacheDir: options.cacheDir ? join(options.cacheDir, 'social') : join(tmpdir(), 'docs-sites-cache', 'social'),
-    locate: site.locate,
     onProgress: (done, total) => progress({ phase: 'social-images', done, total }),
   });
-  site.problems.push(...social.problems);
   progress({ phase: 'done', message: `${site.pages.length} pages` });
   return { pages: site.pages.length, problems: site.problems, durationMs: Math.round(performance.now() - started) };
 }

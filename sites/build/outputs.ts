@@ -14,7 +14,8 @@ import type { DocsConfig, SidebarGroup } from '../config/schema/index.ts';
  *   variables substituted and removed code left out.
  * - llms.txt / llms-full.txt and sitemap.xml list the pages search engines may index: not `noindex` (site-wide
  *   or per page), not redirects. Pages in sidebar order first, then the others by route.
- * - robots.txt: `Disallow: /` with `seo.noindex`, and the sitemap's URL when the site's origin is known.
+ * - robots.txt: `Disallow` with `seo.noindex` (pages with frontmatter `noindex: false` allowed), and the sitemap's
+ *   URL when the site's origin is known.
  * - `_redirects.json`: `{ "<path>": "<target URL>" }` for `redirects` (keys normalised, values resolved with the
  *   base path; external URLs unchanged) and for pages with a frontmatter `redirect` (which win for their path).
  */
@@ -83,8 +84,20 @@ export function sitemapXml(site: SiteData): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }
 
+/**
+ * `seo.noindex` keeps crawlers out of the site, except the pages whose frontmatter says `noindex: false` (each
+ * allowed exactly, at its two URLs, so that the override is honoured by crawlers that obey robots.txt too).
+ */
 export function robotsTxt(site: SiteData): string {
-  const lines = ['User-agent: *', site.config.seo.noindex ? 'Disallow: /' : 'Allow: /'];
+  const lines = ['User-agent: *'];
+  if (!site.config.seo.noindex) lines.push('Allow: /');
+  else {
+    lines.push(`Disallow: ${site.base}/`);
+    for (const page of site.pages.filter((p) => p.frontmatterNoindex === false && !p.redirect)) {
+      const url = routeUrl(site.base, page.route);
+      lines.push(`Allow: ${url}$`, ...(url.endsWith('/') ? [] : [`Allow: ${url}/$`]));
+    }
+  }
   if (site.site) lines.push('', `Sitemap: ${site.site}${site.base}/sitemap.xml`);
   return `${lines.join('\n')}\n`;
 }

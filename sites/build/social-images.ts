@@ -3,8 +3,7 @@ import { copyFile, mkdir, readFile, rename, stat, writeFile } from 'node:fs/prom
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { isExternal } from '../config/schema/index.ts';
-import type { Problem } from '../source/types.ts';
+import { extensionOf, OG_LOGO_TYPES, ogLogoProblem } from '../config/og-logo.ts';
 import type { PageData, SiteData } from '../src/lib/types.ts';
 import { renderCard, type CardInput } from './social-card.ts';
 import { socialImagePath } from './site-data.ts';
@@ -24,21 +23,13 @@ const VERSION = 'social-v2';
 /** Below this many images to render, threads cost more than they save. */
 const WORKER_THRESHOLD = 12;
 
-const MIME: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', svg: 'image/svg+xml', gif: 'image/gif' };
-
-async function logoDataUri(sourceDir: string, logo: string | undefined): Promise<{ uri?: string; problem?: string }> {
-  if (!logo) return {};
-  if (isExternal(logo)) return { problem: '`og.logo` is a URL: generated images embed only files of the docs folder, so it is left out' };
+/** The logo as a data URI for the card, when it can be embedded (checkSite reports why it cannot). */
+async function logoDataUri(sourceDir: string, logo: string | undefined): Promise<string | undefined> {
+  if (!logo || ogLogoProblem(logo)) return undefined;
   const path = resolve(sourceDir, logo.replace(/^\/+/, ''));
-  if (!path.startsWith(sourceDir + sep)) return { problem: '`og.logo` points outside the docs folder' };
-  const ext = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
-  const mime = MIME[ext];
-  if (!mime) return { problem: '`og.logo` must be a PNG, JPEG, GIF or SVG file to be embedded' };
-  try {
-    return { uri: `data:${mime};base64,${(await readFile(path)).toString('base64')}` };
-  } catch {
-    return { problem: `\`og.logo\`: no file \`${logo}\` in the docs folder` };
-  }
+  if (!path.startsWith(sourceDir + sep)) return undefined;
+  const data = await readFile(path).catch(() => undefined);
+  return data && `data:${OG_LOGO_TYPES[extensionOf(path)]};base64,${data.toString('base64')}`;
 }
 
 /** Renders cards on `size` worker threads; `close()` ends them. */
@@ -78,28 +69,24 @@ export interface SocialImageOptions {
   out: string;
   /** Content-addressed image cache (shared between sites is fine). */
   cacheDir: string;
-  /** Where a config path is (for problems about `og.logo`). */
-  locate: (path: (string | number)[]) => { file: string; line: number; column: number; path: string };
   onProgress?: (done: number, total: number) => void;
 }
 
 /** Writes `<out>/_social/<route>.png` for every page that uses the generated image. */
-export async function writeSocialImages(options: SocialImageOptions): Promise<{ written: number; problems: Problem[] }> {
+export async function writeSocialImages(options: SocialImageOptions): Promise<{ written: number }> {
   const { site, out } = options;
   const config = site.config;
-  if (config.socialPreview !== undefined) return { written: 0, problems: [] }; // a URL, or false: nothing generated
+  if (config.socialPreview !== undefined) return { written: 0 }; // a URL, or false: nothing generated
   const pages = site.pages.filter((page: PageData) => !page.redirect && page.image === undefined);
-  if (pages.length === 0) return { written: 0, problems: [] };
-  const problems: Problem[] = [];
+  if (pages.length === 0) return { written: 0 };
   const logo = await logoDataUri(options.sourceDir, config.og.logo);
-  if (logo.problem) problems.push({ severity: 'warning', ...options.locate(['og', 'logo']), message: logo.problem });
   const codeHost = config.og.codeHost ? site.codeHost?.label : undefined;
   const accent = config.theme.primaryDark ?? config.theme.primary ?? '#60a5fa';
   await mkdir(options.cacheDir, { recursive: true });
 
   const jobs = await Promise.all(
     pages.map(async (page) => {
-      const input: CardInput = { title: page.title ?? page.navTitle ?? site.name, siteName: site.name, codeHost, logo: logo.uri, accent };
+      const input: CardInput = { title: page.title ?? page.navTitle ?? site.name, siteName: site.name, codeHost, logo, accent };
       const key = createHash('sha256').update(JSON.stringify([VERSION, input])).digest('hex').slice(0, 32);
       const cached = join(options.cacheDir, `${key}.png`);
       return { page, input, cached, hit: await stat(cached).then(() => true, () => false) };
@@ -130,5 +117,5 @@ export async function writeSocialImages(options: SocialImageOptions): Promise<{ 
     await mkdir(dirname(target), { recursive: true });
     await copyFile(job.cached, target);
   }
-  return { written: jobs.length, problems };
+  return { written: jobs.length };
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { suggest } from '../config/fallback.ts';
 import { loadConfigSync } from '../config/load.ts';
 import { pathToString, type PathSegment, type Problem } from '../config/problems.ts';
+import { ogLogoProblem } from '../config/og-logo.ts';
 import { isExternal, normalizeRoute } from '../config/routes.ts';
 import type { DocsConfig } from '../config/schema/index.ts';
 import { sidebarGroups, type ConfigLocator } from '../config/semantics.ts';
@@ -143,6 +144,9 @@ export function checkSite(dir: string, options: CheckOptions): Problem[] {
     configFile(['favicon', 'dark'], config.favicon.dark);
   }
   configFile(['og', 'logo'], config.og.logo);
+  // Only generated images use og.logo: none are drawn when socialPreview is set (a URL, or false).
+  const logoProblem = config.og.logo !== undefined && config.socialPreview === undefined ? ogLogoProblem(config.og.logo) : undefined;
+  if (logoProblem) problems.push({ severity: 'warning', ...locate(['og', 'logo']), message: logoProblem });
   configFile(['socialPreview'], config.socialPreview);
 
   // Pages: frontmatter links and body links. Placeholders with no value, MDX that does not parse and page code

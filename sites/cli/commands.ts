@@ -60,7 +60,7 @@ export async function runBuild(dir: string, options: { out: string; strict: bool
   // Astro loads only for the commands that render.
   const { buildSite } = await import('../build/index.ts');
   try {
-    const result = await buildSite({ source: dir, ...options, context: { published: false, defaultBranch: false, customDomain: false }, onProgress: progress });
+    const result = await buildSite({ source: dir, ...options, failOnErrors: true, context: { published: false, defaultBranch: false, customDomain: false }, onProgress: progress });
     if (process.stdout.isTTY) process.stdout.write('\n');
     report(result.problems, options.strict);
     console.log(`Built ${result.pages} pages into ${options.out} in ${(result.durationMs / 1000).toFixed(1)} s`);
