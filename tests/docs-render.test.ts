@@ -807,10 +807,13 @@ describe('buildSite', () => {
     expect(html('parallel-b', 'en/quickstart/index.html')).toContain('<title>Quickstart - Acme Docs</title>');
     expect(html('parallel-b', 'en/quickstart/index.html')).not.toContain('href="/a/');
   }, 60_000);
-  it('reports progress by phase', async () => {
-    const phases: string[] = [];
-    await buildSite({ source: join(FIXTURES, 'docs-empty'), out: join(empty.out, '..', 'progress'), onProgress: (event) => phases.push(event.phase) });
-    expect([...new Set(phases)]).toEqual(['read', 'render', 'search', 'outputs', 'social-images', 'done']);
+  it('reports progress by phase, page by page while compiling and rendering', async () => {
+    const events: { phase: string; done?: number | undefined }[] = [];
+    await buildSite({ source: join(FIXTURES, 'docs-empty'), out: join(empty.out, '..', 'progress'), onProgress: ({ phase, done }) => events.push({ phase, done }) });
+    expect([...new Set(events.map((e) => e.phase))]).toEqual(['read', 'compile', 'render', 'search', 'outputs', 'social-images', 'done']);
+    const counts = (phase: string) => events.filter((e) => e.phase === phase).map((e) => e.done);
+    expect(counts('compile')).toEqual([0, 1, 2]);
+    expect(counts('render')).toEqual([1, 2]);
   }, 60_000);
 });
 

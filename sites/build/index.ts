@@ -159,7 +159,12 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const what = options.strict ? `${site.problems.length} problem(s) and the build is strict` : 'errors';
     throw new BuildError(`The site has ${what}: nothing was built`, site.problems);
   }
-  progress({ phase: 'render', total: site.pages.length });
+  const total = site.pages.length;
+  const compiled = new Set<string>();
+  site.state.onPageCompile = (file) => compiled.size < compiled.add(file).size && progress({ phase: 'compile', done: compiled.size, total });
+  let rendered = 0;
+  globalThis.docsSitesPageRendered = () => progress({ phase: 'render', done: ++rendered, total });
+  progress({ phase: 'compile', done: 0, total });
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
   const cacheDir = options.cacheDir ?? defaultCacheDir(site.state.sourceDir);
@@ -170,9 +175,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   try {
     await astroBuild(astroConfig(site.state, { out, cacheDir, mode: 'build', serverDir }));
   } finally {
+    globalThis.docsSitesPageRendered = undefined;
     await rm(serverDir, { recursive: true, force: true });
   }
-  progress({ phase: 'render', done: site.pages.length, total: site.pages.length });
 
   progress({ phase: 'search' });
   await writeSearchIndex(out);

@@ -27,6 +27,16 @@ export interface SiteState {
   sanitize: SanitizeOptions;
   /** Dev server only: re-reads the site (config, pages, titles) into this state after an edit. */
   reload?: () => Promise<void>;
+  /** Builds: the MDX compiler took up a page (progress of the longest part of a build). */
+  onPageCompile?: (file: string) => void;
+}
+
+/**
+ * Builds: set while Astro renders a site, called by the page route once per page it writes. One Astro build runs
+ * at a time in a process (they share Astro's module state), so one slot is enough.
+ */
+declare global {
+  var docsSitesPageRendered: ((route: string) => void) | undefined;
 }
 
 const VIRTUAL_SITE = 'virtual:docs/site';
@@ -97,7 +107,10 @@ export function docsVitePlugin(state: SiteState): Plugin {
       const file = id.split('?', 1)[0]!;
       if (!file.endsWith('.mdx') || !file.startsWith(`${state.sourceDir}/`)) return undefined;
       const cached = state.prepared.get(file);
-      if (cached !== undefined) return cached;
+      if (cached !== undefined) {
+        state.onPageCompile?.(file);
+        return cached;
+      }
       const relative = file.slice(state.sourceDir.length + 1);
       const fm = validateFrontmatter(relative, readFileSync(file, 'utf8'));
       return preparePage({ file: relative, body: fm.body, bodyLine: fm.bodyLine }, state.data.config.variables, state.sanitize).code;
