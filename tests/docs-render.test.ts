@@ -22,6 +22,7 @@ let local: BuiltSite; // the same repository built locally: no base, no origin, 
 let empty: BuiltSite; // `{}`
 let branch: BuiltSite; // published on a branch preview of the default path
 let variant: BuiltSite; // flat sidebar, site-wide noindex, socialPreview false, DocSearch off...
+let overrides: BuiltSite; // frontmatter and per-image overrides of site-wide `false`s, a banner without a link
 
 beforeAll(async () => {
   full = await buildFixture('docs-full', { base: BASE, site: ORIGIN, context: PUBLISHED });
@@ -53,6 +54,16 @@ beforeAll(async () => {
     },
     files: { 'open.mdx': '---\ntitle: Open page\nnoindex: false\n---\n\nIndexable despite the site-wide setting.\n' },
     context: { published: true, defaultBranch: true, customDomain: false },
+  });
+  overrides = await buildFixture('docs-empty', {
+    config: {
+      banner: { message: 'Plain notice' },
+      content: { showPageImage: false, automaticallyInferNextPrevious: false },
+      redirects: { '/cdn': '//cdn.example.com/file', '/docs-old': '/guide/' },
+    },
+    files: {
+      'shown.mdx': '---\ntitle: Shown\nimage: picture.png\nshowPageImage: true\nprevious: /guide\nnext: { title: Home page, href: / }\n---\n\n<img src="picture.png" alt="Zoom me" data-zoom />\n',
+    },
   });
 }, 120_000);
 
@@ -156,6 +167,10 @@ describe('banner', () => {
       expect(banner.select('a')?.attr('href')).toBe(`${BASE}/en/changelog`);
       expect(banner.attr('style')).toBe('background-color:#1e3a8a;color:#ffffff');
     }
+  });
+  it('a message without `href` is plain text', () => {
+    const banner = overrides.page('/').select('.banner')!;
+    expect([banner.text, banner.select('a')]).toEqual(['Plain notice', undefined]);
   });
   it('no banner without a message', () => {
     expect(empty.page('/').select('.banner')).toBeUndefined();
@@ -354,6 +369,12 @@ describe('content.zoomImages', () => {
   it('per-image override: `data-zoom="false"` on an `<img>`', () => {
     expect(full.page('/en/quickstart').select('.prose img[alt="Hero, not zoomable"]')?.attr('data-zoom')).toBe('false');
   });
+  it('per-image override: `data-zoom` on an `<img>` opts in when the site default is off', () => {
+    const page = overrides.page('/shown');
+    expect(page.select('.prose img[alt="Zoom me"]')?.attr('data-zoom')).not.toBe('false');
+    expect(page.select('.prose img[alt="Zoom me"]')?.has('data-zoom')).toBe(true);
+    expect(page.select('dialog#docs-zoom')).toBeDefined();
+  });
   it('default `false`: no zoom', () => {
     const page = empty.page('/');
     expect(page.select('.prose img')?.has('data-zoom')).toBe(false);
@@ -370,6 +391,10 @@ describe('content.automaticallyInferNextPrevious', () => {
     expect(nav(full.page('/en/quickstart'))).toEqual({ previous: ['Getting started', `${BASE}/en/introduction`], next: ['Components', `${BASE}/en/components`] });
     expect(nav(full.page('/en/api/overview'))).toEqual({ previous: undefined, next: ['Endpoints', `${BASE}/en/api/endpoints`] });
     expect(nav(full.page('/fr/demarrage'))).toEqual({ previous: undefined, next: ['Configuration', `${BASE}/fr/configuration`] });
+  });
+  it('Frontmatter `previous` and `next` still apply when inference is off', () => {
+    expect(nav(overrides.page('/shown'))).toEqual({ previous: ['A guide', '/guide'], next: ['Home page', '/'] });
+    expect(overrides.page('/guide').select('.page-nav')).toBeUndefined();
   });
   it('Frontmatter `previous` and `next` override: `false` and `{ title, href }`', () => {
     expect(nav(full.page('/en/api/endpoints'))).toEqual({ previous: undefined, next: ['Back to the start', `${BASE}/en/quickstart`] });
@@ -402,6 +427,10 @@ describe('content.showPageImage', () => {
   it('Render frontmatter `image` below the title block', () => {
     const page = full.page('/en/quickstart');
     expect(page.select('.page-hero + img.page-image')?.attr('src')).toBe(`${BASE}/images/hero.png`);
+  });
+  it('Frontmatter `showPageImage: true` overrides a site-wide `false`', () => {
+    expect(overrides.page('/shown').select('img.page-image')?.attr('src')).toBe('/picture.png');
+    expect(overrides.page('/').select('img.page-image')).toBeUndefined();
   });
   it('Frontmatter `showPageImage: false` overrides', () => {
     expect(full.page('/en/components').select('img.page-image')).toBeUndefined();
@@ -468,6 +497,9 @@ describe('redirects and frontmatter redirect', () => {
       '/legacy': `${BASE}/en/components`,
       '/en/moved': `${BASE}/en/quickstart`,
     });
+  });
+  it('keys and internal values tolerate slashes; external values (`https://`, `//`) are kept as written', () => {
+    expect(JSON.parse(overrides.file('_redirects.json'))).toEqual({ '/cdn': '//cdn.example.com/file', '/docs-old': '/guide' });
   });
   it('frontmatter `redirect`: the page is a redirect page (meta refresh, link, canonical)', () => {
     const page = full.page('/en/moved');
