@@ -10,6 +10,7 @@ import { devSite } from '../sites/build/dev.ts';
 import { BuildError, buildSite, prepareSite } from '../sites/build/index.ts';
 import { writeSocialImages } from '../sites/build/social-images.ts';
 import { checkSite } from '../sites/check/index.ts';
+import { HOSTED_BASE, HOSTED_ORIGIN, resolveHosted } from '../sites/build/hosted.ts';
 import { readSite } from '../sites/source/read.ts';
 import { buildFixture, FIXTURES, parseHtml, type BuiltSite, type El, type Page } from './helpers/docs.ts';
 
@@ -649,6 +650,41 @@ describe('og', () => {
     const config = { ...data.config, og: { logo: 'https://cdn.example.com/logo.png', codeHost: true } };
     const problems = checkSite(prepared.state.sourceDir, { config, pages: prepared.pages });
     expect(problems.map((p) => [p.path, p.message])).toEqual([['og.logo', expect.stringMatching(/^`og.logo` is a URL/)]]);
+  });
+});
+
+describe('hosted builds: one build per commit, resolved per response (sites/build/hosted.ts)', () => {
+  let hosted: BuiltSite;
+  beforeAll(async () => {
+    hosted = await buildFixture('docs-empty', {
+      config: { scripts: { vendorTagManager: 'GTM-HOST', vendorSiteVerification: 'hosted-token', altAnalytics: true } },
+      base: HOSTED_BASE,
+      site: HOSTED_ORIGIN,
+      context: { published: true, hosted: true, defaultBranch: false, customDomain: false },
+    });
+  }, 60_000);
+  const served = (route: string, at: Parameters<typeof resolveHosted>[1]) => parseHtml(resolveHosted(hosted.page(route).html, at));
+
+  it('the default path of the default branch: base path and origin in every URL, the verification meta, no alt analytics', () => {
+    const page = served('/guide', { base: '/acme/widgets', origin: 'https://docs.example.com', defaultBranch: true, customDomain: false });
+    expect(page.select('link[rel=canonical]')?.attr('href')).toBe('https://docs.example.com/acme/widgets/guide');
+    expect(hrefs(page, '.sidebar a, nav a').every((h) => !h?.startsWith('/') || h.startsWith('/acme/widgets/'))).toBe(true);
+    expect(page.select('meta[name=google-site-verification]')?.attr('content')).toBe('hosted-token');
+    expect(page.select('script[data-analytics=alt]')).toBeUndefined();
+    expect(page.select('script[data-analytics=tag-manager]')).toBeDefined();
+    expect(page.html).not.toMatch(/__DOCS_BASE__|docs-origin\.invalid|docs:if|docs:end/);
+  });
+  it('a branch preview: no verification meta', () => {
+    const page = served('/guide', { base: '/acme/widgets~beta', origin: 'https://docs.example.com', defaultBranch: false, customDomain: false });
+    expect(page.select('meta[name=google-site-verification]')).toBeUndefined();
+    expect(page.select('link[rel=canonical]')?.attr('href')).toBe('https://docs.example.com/acme/widgets~beta/guide');
+  });
+  it('a custom domain at its root: root paths, alt analytics for that domain', () => {
+    const page = served('/guide', { base: '', origin: 'https://docs.acme.com', defaultBranch: true, customDomain: true });
+    expect(page.select('link[rel=canonical]')?.attr('href')).toBe('https://docs.acme.com/guide');
+    expect(page.select('script[data-analytics=alt]')?.attr('data-domain')).toBe('docs.acme.com');
+    expect([page.select('#docs-search-input')?.attr('data-base'), page.select('#docs-search-input')?.attr('data-pagefind')]).toEqual(['/', '/pagefind/pagefind.js']);
+    expect(resolveHosted(hosted.file('sitemap.xml'), { base: '', origin: 'https://docs.acme.com', defaultBranch: true, customDomain: true })).toContain('<loc>https://docs.acme.com/guide</loc>');
   });
 });
 

@@ -10,6 +10,11 @@ export interface RenderContext {
   customDomain: boolean;
   /** The repository on its code host: `owner/repo` and its URL. */
   codeHost?: { name: string; url?: string | undefined } | undefined;
+  /**
+   * Built once for every way of serving it (sites/build/hosted.ts): the parts that depend on `defaultBranch` and
+   * `customDomain` are kept between markers the host resolves per response, whatever those two say.
+   */
+  hosted?: boolean | undefined;
 }
 
 export interface PageData {
