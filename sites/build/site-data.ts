@@ -117,6 +117,8 @@ export function buildSiteData(options: SiteDataOptions): SiteData {
     favicon,
     codeHost,
     pages,
+    // Only what the page shows: the key stays with the hosting server.
+    chat: config.agent.key ? { placeholder: config.agent.placeholder, questions: config.agent.questions ?? [] } : undefined,
   };
 }
 

@@ -65,4 +65,9 @@ export interface SiteData {
   /** The code-host link in the header (context.codeHost, else social.codeHost). */
   codeHost?: { label: string; url: string } | undefined;
   pages: PageData[];
+  /**
+   * The chat panel (`agent`), only when `agent.key` is set. The key itself is never copied here: it must not reach
+   * the built site (the hosting server answers `POST <base>/_chat` with it).
+   */
+  chat?: { placeholder?: string | undefined; questions: string[] } | undefined;
 }
