@@ -1,3 +1,4 @@
+import { docsRouter } from './docs.ts';
 import { agentsRouter } from './marketplace/agents.ts';
 import { conversationsRouter } from './marketplace/conversations.ts';
 import { eventsRouter } from './marketplace/events.ts';
@@ -14,6 +15,7 @@ export const appRouter = router({
   events: eventsRouter,
   orders: ordersRouter,
   payments: paymentsRouter,
+  docs: docsRouter,
 });
 
 export type AppRouter = typeof appRouter;

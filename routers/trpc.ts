@@ -26,6 +26,8 @@ export interface Context {
   url: string;
   /** Client address, the rate-limit key of unauthenticated calls. */
   ip: string;
+  /** The request body as received (REST calls with a body; webhook signatures cover it). */
+  rawBody?: string | undefined;
   /** For response headers (rate limits). */
   res: ResponseHeaders;
 }

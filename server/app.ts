@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { pinoHttp } from 'pino-http';
 import { appRouter } from '../routers/index.ts';
-import type { Config } from './config.ts';
+import { defaultDocsConfig, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/orm.ts';
 import { ensureDevOrganization } from './dev-organization.ts';
 import type { Logger } from './logger.ts';
@@ -19,6 +19,7 @@ import { createLedger, createSolanaRpcHandler, LiteSvmLedger } from './payments/
 import { EventBus, type EventBusOptions } from './events/bus.ts';
 import { createEventChannels, type EventChannelOptions } from './events/websocket.ts';
 import pg from 'pg';
+import { createDocsHosting } from './hosting/index.ts';
 
 export interface RunningServer {
   url: string;
@@ -51,7 +52,9 @@ export async function startServer(config: Config & { events?: EventBusOptions & 
     ...config.events,
   });
   const ledger = await createLedger(config.ledger, log);
+  const docs = createDocsHosting(db, config.docs ?? defaultDocsConfig(config.database), { publicBaseUrl: config.publicBaseUrl, log });
   const services = createServices(db, {
+    docs: docs.service,
     rateLimiter,
     ledger,
     commissionBps: config.commissionBps,
@@ -73,6 +76,8 @@ export async function startServer(config: Config & { events?: EventBusOptions & 
   const solanaRpc = ledger instanceof LiteSvmLedger ? createSolanaRpcHandler(ledger) : undefined;
 
   await events.start();
+  // The embedded database has one process: builds it left running were a dead process's, queued again at once.
+  await docs.start({ sole: config.database.kind === 'pglite' });
   const channels = createEventChannels(services, events, log, config.events);
 
   const openapi = JSON.stringify(buildOpenApiDocument());
@@ -103,6 +108,8 @@ export async function startServer(config: Config & { events?: EventBusOptions & 
     if (req.method === 'GET' && path === '/schema.json') return res.writeHead(200, docsSchemaHeaders).end(docsSchema);
     if (req.method === 'GET' && path === '/health') return json(res, 200, { status: 'ok' });
     if (req.method === 'GET' && (await serveReference(path, res))) return;
+    // Hosted documentation: /{owner}/{repo}..., vanity subdomains and custom domains (owners never take the paths above).
+    if (await docs.handle(req, res)) return;
     return rest(req, res);
   };
 
@@ -137,6 +144,7 @@ export async function startServer(config: Config & { events?: EventBusOptions & 
         server.closeIdleConnections();
         const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
         await channels.close();
+        await docs.close();
         await events.close(); // ends tRPC-over-HTTP (SSE) subscriptions too
         await drained;
         clearTimeout(timer);

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { z } from 'zod';
 
 /** Everything the server reads from its environment, validated once at start-up. */
@@ -18,6 +19,20 @@ const Env = z.object({
   SOLANA_CLUSTER: z.string().regex(/^[a-z0-9-]+$/, 'must be a cluster name such as devnet or mainnet-beta').optional(),
   MARKETPLACE_KEYPAIR: z.string().min(1).optional(),
   USDC_MINT: z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 address').optional(),
+  DOCS_WORK_DIR: z.string().min(1).optional(),
+  DOCS_LOCAL_SOURCES: z.enum(['on', 'off']).optional(),
+  DOCS_BUILD_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  DOCS_BUILD_TIMEOUT_MS: z.coerce.number().int().positive().default(600_000),
+  DOCS_DOMAIN: z
+    .string()
+    .regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/i, 'must be a domain such as docs.example.com')
+    .transform((domain) => domain.toLowerCase())
+    .optional(),
+  DOCS_SECRET_KEY: z.string().min(1).optional(),
+  DOCS_AGENT_OPENAI_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DOCS_AGENT_ANTHROPIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DOCS_AGENT_GOOGLE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DOCS_AGENT_MISTRAL_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 export type DatabaseConfig =
@@ -53,6 +68,26 @@ export type LedgerConfig =
       confirmTimeoutMs?: number;
     };
 
+/** Documentation hosting (docs/docs-hosting.md). */
+export interface DocsConfig {
+  /** Git mirrors and build scratch space of this process (DOCS_WORK_DIR, default DATA_DIR/docs). */
+  workDir: string;
+  /** Whether repositories may be local paths (DOCS_LOCAL_SOURCES; default on with the embedded database only). */
+  allowLocalSources: boolean;
+  /** Builds this process runs at once (DOCS_BUILD_CONCURRENCY, default 1). */
+  buildConcurrency: number;
+  buildTimeoutMs: number;
+  /** `docs.example.com`: `{owner}.docs.example.com/{repo}` serves owner's sites (DOCS_DOMAIN). */
+  vanityDomain?: string | undefined;
+  /** DOCS_SECRET_KEY, else `secretFile` (created on first start). */
+  secretKey?: string | undefined;
+  secretFile?: string | undefined;
+  /** Model providers' API base URLs (DOCS_AGENT_<PROVIDER>_URL), else their public ones. */
+  providerUrls: Partial<Record<'openai' | 'anthropic' | 'google' | 'mistral', string>>;
+  /** Build leases (tests shorten them). Default 60 s. */
+  leaseMs?: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -67,6 +102,8 @@ export interface Config {
   commissionBps: number;
   /** The payments ledger: embedded LiteSVM or a real Solana cluster. */
   ledger: LedgerConfig;
+  /** Default: {@link defaultDocsConfig}. */
+  docs?: DocsConfig;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -89,6 +126,38 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     commissionBps: e.COMMISSION_BPS,
     ledger: ledgerConfig(e),
+    docs: docsConfig(e),
+  };
+}
+
+/** Documentation hosting with everything at its default, its work folder in the OS temp folder. */
+export function defaultDocsConfig(database: DatabaseConfig): DocsConfig {
+  return {
+    workDir: `${tmpdir()}/typed-platform-docs-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+    allowLocalSources: database.kind === 'pglite',
+    buildConcurrency: 1,
+    buildTimeoutMs: 600_000,
+    providerUrls: {},
+  };
+}
+
+function docsConfig(e: z.infer<typeof Env>): DocsConfig {
+  const dataDir = e.DATA_DIR.replace(/\/+$/, '');
+  const inMemory = dataDir.startsWith('memory://');
+  const embedded = !e.DATABASE_URL;
+  return {
+    workDir: e.DOCS_WORK_DIR ?? (inMemory ? `${tmpdir()}/typed-platform-docs-${process.pid}` : `${dataDir}/docs`),
+    allowLocalSources: (e.DOCS_LOCAL_SOURCES ?? (embedded ? 'on' : 'off')) === 'on',
+    buildConcurrency: e.DOCS_BUILD_CONCURRENCY,
+    buildTimeoutMs: e.DOCS_BUILD_TIMEOUT_MS,
+    ...(e.DOCS_DOMAIN ? { vanityDomain: e.DOCS_DOMAIN } : {}),
+    ...(e.DOCS_SECRET_KEY ? { secretKey: e.DOCS_SECRET_KEY } : inMemory ? {} : { secretFile: `${dataDir}/docs-secret.key` }),
+    providerUrls: {
+      ...(e.DOCS_AGENT_OPENAI_URL ? { openai: e.DOCS_AGENT_OPENAI_URL } : {}),
+      ...(e.DOCS_AGENT_ANTHROPIC_URL ? { anthropic: e.DOCS_AGENT_ANTHROPIC_URL } : {}),
+      ...(e.DOCS_AGENT_GOOGLE_URL ? { google: e.DOCS_AGENT_GOOGLE_URL } : {}),
+      ...(e.DOCS_AGENT_MISTRAL_URL ? { mistral: e.DOCS_AGENT_MISTRAL_URL } : {}),
+    },
   };
 }
 

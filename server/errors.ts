@@ -35,8 +35,8 @@ const STATUS = {
 
 export type AppErrorCode = keyof typeof STATUS;
 
-/** Which API's error conventions apply. */
-export type Api = 'resources' | 'marketplace';
+/** Which API's error conventions apply: the resource API's, or the `{ error, message, details }` of `/api` (marketplace, docs hosting). */
+export type Api = 'resources' | 'marketplace' | 'docs';
 
 /** Field path -> what is wrong with it. */
 export type FieldProblems = Record<string, string>;
@@ -61,7 +61,7 @@ export class AppError extends Error {
    */
   statusFor(api: Api): number {
     if (this.status) return this.status;
-    if (this.code === 'VALIDATION_ERROR' && api === 'marketplace') return 422;
+    if (this.code === 'VALIDATION_ERROR' && api !== 'resources') return 422;
     if (this.code === 'SERVICE_UNAVAILABLE' && api === 'resources') return 500;
     return STATUS[this.code];
   }

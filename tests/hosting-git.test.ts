@@ -2,29 +2,23 @@
  * Reading documentation repositories at exact commits (server/hosting/git.ts): a real git repository with two
  * branches, a lightweight and an annotated tag and a pull-request ref, mirrored, resolved and extracted.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, lstatSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitError, GitRepository } from '../server/hosting/git.ts';
+import { createGitRepo } from './helpers/git-repo.ts';
 
-const root = mkdtempSync(join(tmpdir(), 'hosting-git-'));
-const upstream = join(root, 'upstream');
-const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'A', GIT_AUTHOR_EMAIL: 'a@example.com', GIT_COMMITTER_NAME: 'A', GIT_COMMITTER_EMAIL: 'a@example.com' };
-const git = (...args: string[]) => execFileSync('git', ['-C', upstream, ...args], { env, encoding: 'utf8' }).trim();
-const write = (file: string, text: string) => {
-  mkdirSync(join(upstream, file, '..'), { recursive: true });
-  writeFileSync(join(upstream, file), text);
-};
-const commit = (message: string) => (git('add', '-A'), git('commit', '-q', '-m', message), git('rev-parse', 'HEAD'));
+const repo = createGitRepo();
+const upstream = repo.dir;
+const root = join(upstream, '..');
+const git = repo.git;
+const write = (file: string, text: string) => repo.write({ [file]: text });
+const commit = repo.commit;
 
 const shas: Record<string, string> = {};
 let mirror: GitRepository;
 
 beforeAll(async () => {
-  mkdirSync(upstream);
-  git('init', '-q', '-b', 'main');
   write('docs.json', '{ "name": "Widgets" }\n');
   write('index.mdx', '# Main v1\n');
   shas.v1 = commit('v1');
@@ -46,7 +40,7 @@ beforeAll(async () => {
   mirror = new GitRepository(join(root, 'mirror.git'), { protocols: ['file'] });
   await mirror.sync(upstream);
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => repo.cleanup());
 
 describe('refs', () => {
   it('resolves the default branch, branches, tags (annotated ones to their commit), pull-request numbers and SHAs', async () => {

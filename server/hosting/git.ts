@@ -97,20 +97,27 @@ export class GitRepository {
   }
 
   /**
-   * The commit a URL's `{ref}` names, or undefined: a pull-request number (`refs/pull/N/head`), a branch, a tag,
-   * or a commit SHA (7-40 hex digits). Exact names only: revision syntax (`main~1`, `a..b`, `@{1}`) names nothing.
+   * What a URL's `{ref}` names, or undefined: a pull-request number (`refs/pull/N/head`), a branch, a tag, or a
+   * commit SHA (7-40 hex digits; no ref name then). Exact names only: revision syntax (`main~1`, `a..b`, `@{1}`)
+   * names nothing.
    */
-  async resolve(ref: string, refs?: Map<string, string>): Promise<string | undefined> {
+  async lookup(ref: string, refs?: Map<string, string>): Promise<{ ref?: string; commit: string } | undefined> {
     const known = refs ?? (await this.refs());
-    if (/^\d+$/.test(ref) && known.has(`refs/pull/${ref}/head`)) return known.get(`refs/pull/${ref}/head`);
-    const named = known.get(`refs/heads/${ref}`) ?? known.get(`refs/tags/${ref}`);
-    if (named) return named;
+    for (const name of refNames(ref)) {
+      const commit = known.get(name);
+      if (commit) return { ref: name, commit };
+    }
     if (!/^[0-9a-f]{7,40}$/i.test(ref)) return undefined;
     try {
-      return (await this.#git(['--git-dir', this.gitDir, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`])).trim();
+      return { commit: (await this.#git(['--git-dir', this.gitDir, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`])).trim() };
     } catch {
       return undefined;
     }
+  }
+
+  /** The commit a URL's `{ref}` names (see {@link lookup}). */
+  async resolve(ref: string, refs?: Map<string, string>): Promise<string | undefined> {
+    return (await this.lookup(ref, refs))?.commit;
   }
 
   /**
@@ -130,4 +137,14 @@ export class GitRepository {
       await rm(`${out}.index`, { force: true });
     }
   }
+}
+
+/** The full ref names a URL's `{ref}` may stand for, in order of precedence. */
+export function refNames(ref: string): string[] {
+  return /^\d+$/.test(ref) ? [`refs/pull/${ref}/head`, `refs/heads/${ref}`, `refs/tags/${ref}`] : [`refs/heads/${ref}`, `refs/tags/${ref}`];
+}
+
+/** `refs/heads/main` -> `main`, `refs/pull/7/head` -> `7`: how a ref appears in site URLs. */
+export function urlRef(name: string): string {
+  return /^refs\/pull\/(\d+)\/head$/.exec(name)?.[1] ?? name.replace(/^refs\/(heads|tags)\//, '');
 }

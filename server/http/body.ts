@@ -4,9 +4,13 @@ import { AppError } from '../errors.ts';
 export const MAX_BODY_BYTES = 100_000;
 
 const problems = new WeakMap<IncomingMessage, AppError>();
+const rawBodies = new WeakMap<IncomingMessage, string>();
 
 /** A body problem found while reading the request, raised later inside the procedure's context. */
 export const bodyProblem = (req: IncomingMessage) => problems.get(req);
+
+/** The body's text exactly as received (webhooks sign it), when it was read. */
+export const rawBody = (req: IncomingMessage) => rawBodies.get(req);
 
 /** `application/json`, any casing, with no charset or UTF-8 (the only one JSON allows, RFC 8259). */
 const JSON_MEDIA_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
@@ -39,6 +43,7 @@ export async function readJsonBody(req: IncomingMessage & { body?: unknown }): P
     problems.set(req, new AppError('INVALID_REQUEST', 'Request body is not valid UTF-8'));
     return;
   }
+  rawBodies.set(req, text);
   if (text.trim() === '') return;
   let body: unknown;
   try {

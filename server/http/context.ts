@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context, ResponseHeaders } from '../../routers/trpc.ts';
 import type { Services } from '../services/index.ts';
+import { rawBody } from './body.ts';
 
 const originalUrls = new WeakMap<IncomingMessage, string>();
 
@@ -17,6 +18,7 @@ export function requestContext(services: Services, req: IncomingMessage, res: Re
     method: req.method ?? 'GET',
     url: originalUrls.get(req) ?? req.url ?? '/',
     ip: req.socket.remoteAddress ?? 'unknown',
+    rawBody: rawBody(req),
     res,
   };
 }

@@ -18,9 +18,9 @@ const errorSchemas = {
       message: z.string(),
       details: z.record(z.string(), z.unknown()).optional().meta({ description: 'Field -> problem, or context such as `reason`' }),
     })
-    .meta({ description: 'Error body of the marketplace API' }),
+    .meta({ description: 'Error body of the APIs under /api: the marketplace and documentation hosting' }),
 };
-const errorSchemaOf: Record<Api, keyof typeof errorSchemas> = { resources: 'ResourceError', marketplace: 'MarketplaceError' };
+const errorSchemaOf: Record<Api, keyof typeof errorSchemas> = { resources: 'ResourceError', marketplace: 'MarketplaceError', docs: 'MarketplaceError' };
 
 const STATUS_TEXT: Record<Api, Record<number, string>> = {
   resources: {
@@ -40,6 +40,16 @@ const STATUS_TEXT: Record<Api, Record<number, string>> = {
     422: 'VALIDATION_ERROR: `details` names each bad field',
     429: 'RATE_LIMIT_EXCEEDED (see Retry-After)',
     500: 'INTERNAL_ERROR',
+  },
+  docs: {
+    400: 'INVALID_REQUEST: malformed JSON, wrong content type, body not an object',
+    401: 'UNAUTHORIZED: missing or unknown API key (webhooks: a signature that does not match)',
+    404: 'NOT_FOUND: no such repository, ref, build or domain for this organization (`details.reason`)',
+    409: 'CONFLICT: already registered or mapped',
+    413: 'Request body larger than 100 kB',
+    422: 'VALIDATION_ERROR: `details` names each bad field',
+    500: 'INTERNAL_ERROR',
+    503: 'SERVICE_UNAVAILABLE: the git repository could not be fetched (see Retry-After)',
   },
 };
 

@@ -18,7 +18,7 @@ import { keepOriginalUrl, requestContext } from './context.ts';
  * went wrong. Marketplace: `{ error: CODE, message, details? }`.
  */
 function errorBody(error: AppError, api: Api, meta: Meta | undefined): object {
-  if (api === 'marketplace') {
+  if (api !== 'resources') {
     return { error: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
   }
   const detail = error.details ? `${error.message}: ${describeProblems(error.details)}` : error.message;

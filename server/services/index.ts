@@ -2,6 +2,7 @@ import type { Database } from '../db/orm.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import { AgentService } from './agents.ts';
+import type { DocsHostingService } from './docs-hosting.ts';
 import { ConversationService } from './conversations.ts';
 import { IdempotencyService } from './idempotency.ts';
 import { OrderService } from './orders.ts';
@@ -24,11 +25,13 @@ export interface Services {
   idempotency: IdempotencyService;
   /** Live provider events: `poke()` after committing a transaction that recorded events. */
   events: EventBus;
+  /** Documentation hosting: repositories, publishing, builds, domains, chat agents. */
+  docs: DocsHostingService;
 }
 
 export function createServices(
   db: Database,
-  options: { rateLimiter: RateLimiter; events: EventBus; ledger: Ledger; commissionBps: number; publicBaseUrl?: string; log?: (error: unknown) => void },
+  options: { rateLimiter: RateLimiter; events: EventBus; ledger: Ledger; commissionBps: number; docs: DocsHostingService; publicBaseUrl?: string; log?: (error: unknown) => void },
 ): Services {
   return {
     organizations: new OrganizationService(db),
@@ -45,5 +48,6 @@ export function createServices(
     }),
     idempotency: new IdempotencyService(db),
     events: options.events,
+    docs: options.docs,
   };
 }

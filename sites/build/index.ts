@@ -10,7 +10,7 @@ import { preparePage } from '../source/mdx.ts';
 import { readSite } from '../source/read.ts';
 import type { SanitizeOptions } from '../source/sanitize.ts';
 import type { Problem, SourcePage } from '../source/types.ts';
-import type { RenderContext } from '../src/lib/types.ts';
+import type { RenderContext, SiteData } from '../src/lib/types.ts';
 import { codeTitleTransformer } from '../src/components/mdx/code-meta.ts';
 import { copyButtonTransformer } from '../src/lib/code.ts';
 import { checkSite } from '../check/index.ts';
@@ -62,6 +62,8 @@ export interface BuildResult {
   pages: number;
   problems: Problem[];
   durationMs: number;
+  /** What the pages were rendered from (titles, routes, redirects, the validated config). */
+  data: SiteData;
 }
 
 /** A build that did not produce a site: its problems say why. */
@@ -192,5 +194,5 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     onProgress: (done, total) => progress({ phase: 'social-images', done, total }),
   });
   progress({ phase: 'done', message: `${site.pages.length} pages` });
-  return { pages: site.pages.length, problems: site.problems, durationMs: Math.round(performance.now() - started) };
+  return { pages: site.pages.length, problems: site.problems, durationMs: Math.round(performance.now() - started), data: site.state.data };
 }

@@ -1,0 +1,46 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import type { DocsConfig } from '../config.ts';
+import type { Database } from '../db/orm.ts';
+import type { Logger } from '../logger.ts';
+import { DocsHostingService } from '../services/docs-hosting.ts';
+import { BuildQueue } from './build-queue.ts';
+import { Mirrors } from './mirrors.ts';
+import { SecretBox } from './secrets.ts';
+import { createDocsHandler } from './serve.ts';
+import { DocsSites } from './sites.ts';
+
+export interface DocsHosting {
+  service: DocsHostingService;
+  sites: DocsSites;
+  /** Answers requests for hosted sites; false for everything else. */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  /** Starts taking builds (`sole`: this process alone uses the database). */
+  start(options: { sole: boolean }): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Documentation hosting as one piece: git mirrors, the build queue, the organization API's service, site serving. */
+export function createDocsHosting(db: Database, config: DocsConfig, options: { publicBaseUrl?: string | undefined; log: Logger }): DocsHosting {
+  const { log } = options;
+  const secrets = SecretBox.load({ key: config.secretKey, file: config.secretFile });
+  const mirrors = new Mirrors(join(config.workDir, 'mirrors'), { allowLocal: config.allowLocalSources });
+  const sites = new DocsSites(db, { vanityDomain: config.vanityDomain, buildOnDemand: (repository, ref) => service.buildOnDemand(repository.id, ref) });
+  const queue = new BuildQueue(db, mirrors, {
+    workDir: config.workDir,
+    concurrency: config.buildConcurrency,
+    timeoutMs: config.buildTimeoutMs,
+    ...(config.leaseMs ? { leaseMs: config.leaseMs } : {}),
+    onDeployed: () => sites.invalidate(),
+    log: (level, data, message) => log[level](data, message),
+  });
+  const service = new DocsHostingService(db, { mirrors, queue, secrets, publicBaseUrl: options.publicBaseUrl, onChange: () => sites.invalidate() });
+  const handle = createDocsHandler(sites, { publicBaseUrl: options.publicBaseUrl });
+  return {
+    service,
+    sites,
+    handle,
+    start: (startOptions) => queue.start(startOptions),
+    close: () => queue.close(),
+  };
+}
