@@ -52,7 +52,9 @@ export async function startServer(config: Config & { events?: EventBusOptions & 
     ...config.events,
   });
   const ledger = await createLedger(config.ledger, log);
-  const docs = createDocsHosting(db, config.docs ?? defaultDocsConfig(config.database), { publicBaseUrl: config.publicBaseUrl, log });
+  // Chat questions are counted whatever RATE_LIMITS says (agent.limits belong to the sites, not to the API).
+  const chatLimiter = config.rateLimits === 'off' ? createRateLimiter({ kind: 'memory' }) : rateLimiter;
+  const docs = createDocsHosting(db, config.docs ?? defaultDocsConfig(config.database), { publicBaseUrl: config.publicBaseUrl, log, limiter: chatLimiter });
   const services = createServices(db, {
     docs: docs.service,
     rateLimiter,
@@ -150,6 +152,7 @@ export async function startServer(config: Config & { events?: EventBusOptions & 
         clearTimeout(timer);
         clearInterval(reconciler);
         await rateLimiter.close();
+        if (chatLimiter !== rateLimiter) await chatLimiter.close();
         await ledger.close();
         await limiterPool?.end();
         await db.close();

@@ -4,7 +4,10 @@ import type { DocsConfig } from '../config.ts';
 import type { Database } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
 import { DocsHostingService } from '../services/docs-hosting.ts';
+import type { RateLimiter } from '../rate-limit.ts';
 import { BuildQueue } from './build-queue.ts';
+import { createChatRoute } from './chat.ts';
+import { createMcpRoute } from './mcp.ts';
 import { Mirrors } from './mirrors.ts';
 import { SecretBox } from './secrets.ts';
 import { createDocsHandler } from './serve.ts';
@@ -20,8 +23,15 @@ export interface DocsHosting {
   close(): Promise<void>;
 }
 
-/** Documentation hosting as one piece: git mirrors, the build queue, the organization API's service, site serving. */
-export function createDocsHosting(db: Database, config: DocsConfig, options: { publicBaseUrl?: string | undefined; log: Logger }): DocsHosting {
+/**
+ * Documentation hosting as one piece: git mirrors, the build queue, the organization API's service, site serving
+ * with its MCP endpoint and chat panel. `limiter` counts chat questions (agent.limits).
+ */
+export function createDocsHosting(
+  db: Database,
+  config: DocsConfig,
+  options: { publicBaseUrl?: string | undefined; log: Logger; limiter: RateLimiter },
+): DocsHosting {
   const { log } = options;
   const secrets = SecretBox.load({ key: config.secretKey, file: config.secretFile });
   const mirrors = new Mirrors(join(config.workDir, 'mirrors'), { allowLocal: config.allowLocalSources });
@@ -35,7 +45,8 @@ export function createDocsHosting(db: Database, config: DocsConfig, options: { p
     log: (level, data, message) => log[level](data, message),
   });
   const service = new DocsHostingService(db, { mirrors, queue, secrets, publicBaseUrl: options.publicBaseUrl, onChange: () => sites.invalidate() });
-  const handle = createDocsHandler(sites, { publicBaseUrl: options.publicBaseUrl });
+  const chat = createChatRoute({ db, sites, secrets, limiter: options.limiter, providerUrls: config.providerUrls, log: (data, message) => log.warn(data, message) });
+  const handle = createDocsHandler(sites, { publicBaseUrl: options.publicBaseUrl, routes: { '/mcp': createMcpRoute(sites), '/_chat': chat } });
   return {
     service,
     sites,

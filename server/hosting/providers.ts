@@ -7,7 +7,10 @@
  */
 import { z } from 'zod';
 
-export const MODEL_PROVIDERS = ['openai', 'anthropic', 'google', 'mistral'] as const;
+import { MODEL_PROVIDERS } from '../../sites/config/schema/agent.ts';
+
+/** The providers `agent.models` of docs.json is keyed by. */
+export { MODEL_PROVIDERS };
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 
 /**

@@ -7,7 +7,14 @@
  *   docs build [dir] --out <dir> [--strict] [--base /path] [--site https://origin]
  *   docs dev [dir] [--port 4321] [--host 127.0.0.1]   local preview with reload
  *
- * Exit codes: 0 ok, 1 problems that fail (errors; any problem with --strict), 2 bad usage.
+ * Hosting (a running server's documentation-hosting API; --server, --api-key or DOCS_SERVER, DOCS_API_KEY):
+ *   docs repo add <owner/repo> <git URL or path>      register a repository
+ *   docs publish <owner/repo> [--ref <ref>] [--wait]  fetch and build a ref (default: the default branch)
+ *   docs status <owner/repo>                          what each ref serves, recent builds
+ *   docs agent create <owner/repo> --provider <p> [--model <m>] [--api-key-env VAR]   chat panel credential
+ *   docs domain add <hostname> <owner/repo> | docs domain remove <hostname>
+ *
+ * Exit codes: 0 ok, 1 problems that fail (errors; any problem with --strict) or a failed call, 2 bad usage.
  */
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
@@ -17,7 +24,13 @@ const USAGE = `Usage:
   docs init [dir]
   docs check [dir] [--strict]
   docs build [dir] --out <dir> [--strict] [--base /path] [--site https://origin]
-  docs dev [dir] [--port 4321] [--host 127.0.0.1]`;
+  docs dev [dir] [--port 4321] [--host 127.0.0.1]
+  docs repo add <owner/repo> <git URL or path>
+  docs publish <owner/repo> [--ref <ref>] [--wait]
+  docs status <owner/repo>
+  docs agent create <owner/repo> --provider openai|anthropic|google|mistral [--model <id>] [--api-key-env VAR]
+  docs domain add <hostname> <owner/repo> | docs domain remove <hostname>
+Hosting commands take --server <url> (DOCS_SERVER, default http://localhost:3000) and --api-key <key> (DOCS_API_KEY).`;
 
 class UsageError extends Error {}
 
@@ -33,11 +46,19 @@ async function main(argv: string[]): Promise<number> {
       site: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
+      server: { type: 'string' },
+      'api-key': { type: 'string' },
+      'api-key-env': { type: 'string' },
+      ref: { type: 'string' },
+      wait: { type: 'boolean', default: false },
+      provider: { type: 'string' },
+      model: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   const [command, dirArg, ...extra] = positionals;
   if (values.help || command === 'help') return (console.log(USAGE), 0);
+  if (command && HOSTING_COMMANDS.has(command)) return hosting(command, positionals.slice(1), values);
   if (extra.length > 0) throw new UsageError(`Unexpected argument: ${extra[0]}`);
   const dir = resolve(dirArg ?? '.');
   switch (command) {
@@ -60,6 +81,38 @@ async function main(argv: string[]): Promise<number> {
     }
     default:
       throw new UsageError(command ? `Unknown command: ${command}` : 'No command given');
+  }
+}
+
+const HOSTING_COMMANDS = new Set(['repo', 'publish', 'status', 'agent', 'domain']);
+
+async function hosting(command: string, args: string[], values: Record<string, string | boolean | undefined>): Promise<number> {
+  const text = (name: string) => values[name] as string | undefined;
+  const [first, second, third, ...extra] = args;
+  const expect = (count: number, usage: string) => {
+    if (args.length !== count || extra.length > 0) throw new UsageError(`Usage: ${usage}`);
+  };
+  const hostingCli = await import('./hosting.ts');
+  const c = () => hostingCli.connection({ server: text('server'), apiKey: text('api-key') });
+  switch (command) {
+    case 'repo':
+      if (first !== 'add') throw new UsageError('Usage: docs repo add <owner/repo> <git URL or path>');
+      expect(3, 'docs repo add <owner/repo> <git URL or path>');
+      return hostingCli.repoAdd(c(), second, third);
+    case 'publish':
+      expect(1, 'docs publish <owner/repo> [--ref <ref>] [--wait]');
+      return hostingCli.publish(c(), first, { ref: text('ref'), wait: values.wait === true });
+    case 'status':
+      expect(1, 'docs status <owner/repo>');
+      return hostingCli.status(c(), first);
+    case 'agent':
+      if (first !== 'create') throw new UsageError('Usage: docs agent create <owner/repo> --provider <provider>');
+      expect(2, 'docs agent create <owner/repo> --provider <provider>');
+      return hostingCli.agentCreate(c(), second, { provider: text('provider'), model: text('model'), keyVariable: text('api-key-env') });
+    default:
+      if (first === 'add') expect(3, 'docs domain add <hostname> <owner/repo>');
+      else expect(2, 'docs domain remove <hostname>');
+      return hostingCli.domain(c(), first, second, third);
   }
 }
 

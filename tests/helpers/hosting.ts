@@ -1,0 +1,70 @@
+import { createHmac } from 'node:crypto';
+import { request } from 'node:http';
+import { expect } from 'vitest';
+import type { Rest } from './rest.ts';
+
+/** What a build answers (GET /api/docs/builds/:id). */
+export interface Build {
+  id: string;
+  commit: string;
+  status: string;
+  refs: string[];
+  pages: number | null;
+  problems: { severity: string; file: string; line: number; column: number; path: string; message: string }[];
+  error: string | null;
+}
+
+/** Polls a build until it succeeded or failed. */
+export async function settled(rest: Rest, build: Pick<Build, 'id'>, timeoutMs = 90_000): Promise<Build> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { body } = await rest<Build>('GET', `/api/docs/builds/${build.id}`);
+    if (body.status === 'SUCCEEDED' || body.status === 'FAILED') return body;
+    if (Date.now() > deadline) throw new Error(`build ${build.id} still ${body.status} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Publishes a ref and waits for its build; fails the test unless it succeeded. */
+export async function published(rest: Rest, site: string, ref?: string): Promise<Build> {
+  const res = await rest<Build>('POST', `/api/docs/repositories/${site}/publish`, ref ? { ref } : {});
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const build = await settled(rest, res.body);
+  expect(build.status, JSON.stringify(build)).toBe('SUCCEEDED');
+  return build;
+}
+
+export interface Page {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** A GET (or any method) as a browser on `host` sends it: node:http, so the Host header can name any domain. */
+export function get(baseUrl: string, path: string, options: { host?: string; method?: string; headers?: Record<string, string> } = {}): Promise<Page> {
+  const url = new URL(path, baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: options.method ?? 'GET', headers: { ...(options.host ? { host: options.host } : {}), ...options.headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A push webhook as GitHub sends it: the JSON body signed with the repository's webhook secret. */
+export async function pushWebhook(baseUrl: string, site: string, secret: string, payload: object, event = 'push', signature?: string) {
+  const body = JSON.stringify(payload);
+  const res = await fetch(`${baseUrl}/api/docs/repositories/${site}/webhook`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': event,
+      'x-hub-signature-256': signature ?? `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+    },
+    body,
+  });
+  return { status: res.status, body: (await res.json()) as { event?: string; builds?: Build[]; error?: string } };
+}
