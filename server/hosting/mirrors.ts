@@ -33,7 +33,14 @@ export class Mirrors {
     const previous = this.#queues.get(id) ?? Promise.resolve();
     const run = previous.then(async () => {
       await mkdir(this.#dir, { recursive: true });
-      const release = await lockfile.lock(this.#dir, { lockfilePath: join(this.#dir, `${id}.lock`), stale: 60_000, update: 10_000, retries: { retries: 600, minTimeout: 100, maxTimeout: 1000 } });
+      // One lock per mirror (proper-lockfile tracks locks by target path, so each mirror is its own target).
+      const release = await lockfile.lock(join(this.#dir, id), {
+        realpath: false,
+        lockfilePath: join(this.#dir, `${id}.lock`),
+        stale: 60_000,
+        update: 10_000,
+        retries: { retries: 600, minTimeout: 100, maxTimeout: 1000 },
+      });
       try {
         return await task(this.#repository(id));
       } finally {
