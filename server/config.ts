@@ -29,6 +29,7 @@ const Env = z.object({
     .transform((domain) => domain.toLowerCase())
     .optional(),
   DOCS_SECRET_KEY: z.string().min(1).optional(),
+  DOCS_BUILD_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
   DOCS_AGENT_OPENAI_URL: z.url({ protocol: /^https?$/ }).optional(),
   DOCS_AGENT_ANTHROPIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   DOCS_AGENT_GOOGLE_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -84,7 +85,7 @@ export interface DocsConfig {
   secretFile?: string | undefined;
   /** Model providers' API base URLs (DOCS_AGENT_<PROVIDER>_URL), else their public ones. */
   providerUrls: Partial<Record<'openai' | 'anthropic' | 'google' | 'mistral', string>>;
-  /** Build leases (tests shorten them). Default 60 s. */
+  /** How long a build's claim holds without renewal: a dead process's build is taken over after it (DOCS_BUILD_LEASE_MS, default 60 s). */
   leaseMs?: number;
 }
 
@@ -150,6 +151,7 @@ function docsConfig(e: z.infer<typeof Env>): DocsConfig {
     allowLocalSources: (e.DOCS_LOCAL_SOURCES ?? (embedded ? 'on' : 'off')) === 'on',
     buildConcurrency: e.DOCS_BUILD_CONCURRENCY,
     buildTimeoutMs: e.DOCS_BUILD_TIMEOUT_MS,
+    leaseMs: e.DOCS_BUILD_LEASE_MS,
     ...(e.DOCS_DOMAIN ? { vanityDomain: e.DOCS_DOMAIN } : {}),
     ...(e.DOCS_SECRET_KEY ? { secretKey: e.DOCS_SECRET_KEY } : inMemory ? {} : { secretFile: `${dataDir}/docs-secret.key` }),
     providerUrls: {

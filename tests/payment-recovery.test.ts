@@ -12,7 +12,7 @@ import { afterAll, describe, it } from 'vitest';
 import { commissionMicro } from '../server/money.ts';
 import type { FailPoint } from '../server/payments/failpoints.ts';
 import { createTestDatabase } from './helpers/server.ts';
-import { startServerProcess, stopServerProcess } from './helpers/server-process.ts';
+import { restartServerProcess, startServerProcess, stopServerProcess } from './helpers/server-process.ts';
 import { acceptOrder, agentAndConsumer, createOrder, fund, onServer, paymentConfig, paymentHeader, usdcBalance } from './helpers/orders.ts';
 import { openDatabase } from '../server/db/orm.ts';
 import { ProviderEvent } from '../server/db/entities/index.ts';
@@ -26,17 +26,7 @@ afterAll(async () => {
 const start = (database: DatabaseConfig, dataDir: string, failpoint?: FailPoint) =>
   startServerProcess(database, { dataDir, env: { RATE_LIMITS: 'off', ...(failpoint ? { TP_FAILPOINT: failpoint } : {}) } });
 
-/** The embedded data dir lock of a killed process is taken over once stale (10 s): retry until then. */
-async function restart(database: DatabaseConfig, dataDir: string) {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await start(database, dataDir);
-    } catch (error) {
-      if (attempt >= 30) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-  }
-}
+const restart = (database: DatabaseConfig, dataDir: string) => restartServerProcess(database, { dataDir, env: { RATE_LIMITS: 'off' } });
 
 const POINTS: FailPoint[] = ['payment-recorded', 'payment-submitted', 'payment-confirmed', 'split-recorded', 'split-submitted'];
 

@@ -81,6 +81,11 @@ async function run(input: WorkerInput) {
   });
 }
 
+// A build outlives nothing: when the server that started it dies (this process is handed to another parent), it
+// stops too; the build is claimed again once its lease runs out.
+const parent = process.ppid;
+setInterval(() => process.ppid !== parent && process.exit(1), 1000).unref();
+
 try {
   await run(JSON.parse(process.argv[2] ?? '{}') as WorkerInput);
 } catch (error) {

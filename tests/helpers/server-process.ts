@@ -57,3 +57,18 @@ export async function stopServerProcess(server: ServerProcess | undefined, signa
   if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill(signal);
   return server.exited;
 }
+
+/**
+ * Starts a server process again on the data of one that was killed: the embedded data dir's lock of a killed
+ * process is taken over once stale (10 s), so this retries until then.
+ */
+export async function restartServerProcess(database: Parameters<typeof startServerProcess>[0], options: Parameters<typeof startServerProcess>[1]): Promise<ServerProcess> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await startServerProcess(database, options);
+    } catch (error) {
+      if (attempt >= 30) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
