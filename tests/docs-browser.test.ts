@@ -11,11 +11,11 @@
  * uncaught exception or dialog in the page, no same-origin request failing, no request to another origin except
  * ALLOWED_EXTERNAL.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { HAS_CHROMIUM, launchChromium, NO_CHROMIUM as SKIPPED, seriousViolations } from './helpers/browser.ts';
 import { buildFixture, type BuiltSite } from './helpers/docs.ts';
 import { serveStatic, type StaticServer } from './helpers/static-server.ts';
 
@@ -25,13 +25,9 @@ declare const localStorage: any;
 declare const navigator: any;
 declare const getComputedStyle: (element: unknown) => any;
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-const SKIPPED = `${CHROMIUM} not found (Debian: apt-get install -y chromium; CI installs it): browser tests skipped`;
 if (!HAS_CHROMIUM) console.warn(`docs-browser.test.ts: ${SKIPPED}`);
 
 const BASE = '/acme/widgets';
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /**
  * The only URLs outside the test server a page of the fixtures may request: what docs-full configures and a
@@ -184,23 +180,6 @@ function htmlRoutes(site: BuiltSite): string[] {
   return routes.sort();
 }
 
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  helpUrl: string;
-  nodes: { target: unknown[]; failureSummary?: string }[];
-}
-
-/** axe-core's serious and critical violations on the current page, one readable line per element. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  const violations: AxeViolation[] = await page.evaluate(async () => (await (globalThis as any).axe.run(document)).violations);
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((node) => `${v.impact} ${v.id} (${v.help}; ${v.helpUrl}) at ${node.target.join(' ')}: ${(node.failureSummary ?? '').replace(/\s+/g, ' ').trim()}`));
-}
-
 describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'documentation sites in a browser' : `documentation sites in a browser (${SKIPPED})`, () => {
   beforeAll(async () => {
     full = await buildFixture('docs-full', {
@@ -210,10 +189,7 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'documentation sites in a browser'
     });
     empty = await buildFixture('docs-empty');
     [fullServer, emptyServer] = await Promise.all([serveStatic(full.out, { base: BASE }), serveStatic(empty.out)]);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   }, 180_000);
 
   afterEach(async () => {
