@@ -62,7 +62,7 @@ const SITE_NAME = 'Bench Docs';
 
 // ---- generated content -------------------------------------------------------------------------
 
-interface GeneratedPage {
+export interface GeneratedPage {
   /** Path of the MDX file inside the docs folder: `index.mdx`, `group-01/page-0002.mdx`. */
   file: string;
   /** The page's route: `/`, `/group-01/page-0002`. */
@@ -72,7 +72,7 @@ interface GeneratedPage {
   text: string;
 }
 
-interface GeneratedSite {
+export interface GeneratedSite {
   pages: GeneratedPage[];
   /** Titles and routes of each sidebar group, in order. */
   groups: { label: string; pages: GeneratedPage[] }[];
@@ -94,7 +94,8 @@ const WORDS = (
 const IDENTIFIERS = ['timeout', 'retries', 'baseUrl', 'apiKey', 'region', 'pageSize', 'webhookSecret', 'logLevel', 'maxBodyBytes', 'currency'];
 const TYPES = ['string', 'number', 'boolean', 'string[]', 'Record<string, string>'];
 
-function generateSite(count: number): GeneratedSite {
+/** The same seeded pages every run (also what scripts/bench-hosting.ts publishes). */
+export function generateSite(count: number): GeneratedSite {
   const rand = mulberry32(20_260_115 + count);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
   const pages: GeneratedPage[] = [];
@@ -218,7 +219,7 @@ function writeFiles(root: string, files: Iterable<[string, string]>): void {
 }
 
 /** Our docs folder: docs.json and the pages as generated. */
-function writeOurSource(dir: string, site: GeneratedSite): void {
+export function writeOurSource(dir: string, site: GeneratedSite): void {
   const docsJson = {
     name: SITE_NAME,
     description: 'Generated pages for the docs build benchmark.',

@@ -27,6 +27,8 @@
  *   npm run bench             everything
  *   npm run bench -- orders   only the orders part (scripts/bench-orders.ts)
  *   npm run bench -- docs     only the documentation-sites part (scripts/bench-docs.ts)
+ *   npm run bench -- hosting  only documentation hosting: push to served, cached page and redirect req/s, MCP search
+ *                             (scripts/bench-hosting.ts)
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -41,6 +43,7 @@ import { createLogger } from '../server/logger.ts';
 import type { EmployeeCreate } from '../server/schemas/resources.ts';
 import { SEEDED_AGENTS, setUpMarketplace, type MarketplaceScenario } from './bench-marketplace.ts';
 import { benchDocs } from './bench-docs.ts';
+import { benchHosting } from './bench-hosting.ts';
 import { benchOrders } from './bench-orders.ts';
 import { benchSignatures } from './bench-signatures.ts';
 
@@ -448,9 +451,10 @@ async function main(): Promise<void> {
   const parts = process.argv.slice(2);
   const onlyOrders = parts.includes('orders');
   const onlyDocs = parts.includes('docs');
-  const everything = !onlyOrders && !onlyDocs;
+  const onlyHosting = parts.includes('hosting');
+  const everything = !onlyOrders && !onlyDocs && !onlyHosting;
   console.log(
-    onlyDocs
+    onlyDocs || onlyHosting
       ? `Documentation-sites benchmark, Node ${process.version}; ${machineLoad()}`
       : `API benchmark: ${integer.format(SEEDED_EMPLOYEES)} employees, ${integer.format(SEEDED_AGENTS)} agents, Node ${process.version}; ${machineLoad()}`,
   );
@@ -467,6 +471,7 @@ async function main(): Promise<void> {
     await reportingFailure(benchSignatures);
   }
   if (everything || onlyDocs) await reportingFailure(benchDocs);
+  if (everything || onlyHosting) await reportingFailure(benchHosting);
   console.log(`\nDone in ${seconds(startedAt)}; ${machineLoad()}.`);
 }
 
