@@ -81,6 +81,7 @@ export const docsRouter = router({
           summary: 'Push webhook (GitHub format)',
           description:
             'Signed with the repository webhook secret: `X-Hub-Signature-256: sha256=<HMAC-SHA256 of the body>`. `X-GitHub-Event`: `push` publishes the pushed branch or tag, `pull_request` the pull request, `ping` nothing.',
+          protect: false,
         },
       })
       .input(WebhookInput)

@@ -19,10 +19,15 @@ type Operation = { operationId: string; security?: Record<string, string[]>[]; r
 const allOperations: [string, string, Operation][] = Object.entries(committed.paths as Record<string, Record<string, Operation>>).flatMap(
   ([path, item]) => Object.entries(item).map(([method, op]): [string, string, Operation] => [method.toUpperCase(), path, op]),
 );
-/** The resource API's operations (the marketplace's live under /api, and /dev for the embedded ledger, and are checked at the end). */
-const isMarketplace = (path: string) => path.startsWith('/api/') || path.startsWith('/dev/');
-const operations = allOperations.filter(([, path]) => !isMarketplace(path));
+/**
+ * The resource API's operations (the marketplace's live under /api, and /dev for the embedded ledger; documentation
+ * hosting's under /api/docs; both are checked at the end).
+ */
+const isDocsHosting = (path: string) => path.startsWith('/api/docs/');
+const isMarketplace = (path: string) => (path.startsWith('/api/') && !isDocsHosting(path)) || path.startsWith('/dev/');
+const operations = allOperations.filter(([, path]) => !isMarketplace(path) && !isDocsHosting(path));
 const marketplaceOperations = allOperations.filter(([, path]) => isMarketplace(path));
+const docsOperations = allOperations.filter(([, path]) => isDocsHosting(path));
 const statusesOf = (op: Operation) => Object.keys(op.responses).map(Number);
 
 /** The resource endpoints of the spec (the document must hold these, whatever else it grows). */
@@ -237,5 +242,38 @@ describe('marketplace operations', () => {
 
   it.each(marketplaceOperations.filter(([method, path]) => isPublic(method, path)))('%s %s needs no signature', (_method, _path, op) => {
     expect((op as { security?: unknown }).security).toBeUndefined();
+  });
+});
+
+describe('documentation hosting operations', () => {
+  it('document repositories, publishing, builds, the push webhook, chat agents and custom domains', () => {
+    expect(docsOperations.map(([method, path]) => `${method} ${path}`).sort()).toEqual(
+      [
+        'POST /api/docs/repositories', 'GET /api/docs/repositories/{owner}/{repo}', 'POST /api/docs/repositories/{owner}/{repo}/publish',
+        'GET /api/docs/repositories/{owner}/{repo}/builds', 'POST /api/docs/repositories/{owner}/{repo}/webhook',
+        'POST /api/docs/repositories/{owner}/{repo}/agents', 'GET /api/docs/builds/{id}', 'POST /api/docs/domains', 'DELETE /api/docs/domains/{hostname}',
+      ].sort(),
+    );
+  });
+
+  it.each(docsOperations)('%s %s documents its errors with the /api error body', (_method, _path, op) => {
+    for (const status of statusesOf(op).filter((s) => s >= 400)) {
+      expect(JSON.stringify(op.responses[String(status)])).toContain('#/components/schemas/MarketplaceError');
+    }
+  });
+
+  it.each([
+    ['POST', '/api/docs/repositories', 201],
+    ['POST', '/api/docs/repositories/{owner}/{repo}/agents', 201],
+    ['POST', '/api/docs/domains', 201],
+    ['DELETE', '/api/docs/domains/{hostname}', 204],
+    ['POST', '/api/docs/repositories/{owner}/{repo}/publish', 200],
+  ])('%s %s documents %i as its success', (method, path, status) => {
+    const op = docsOperations.find(([m, p]) => m === method && p === path)![2];
+    expect(statusesOf(op).filter((s) => s < 300)).toEqual([status]);
+  });
+
+  it.each(docsOperations)('%s %s: an organization API key, but the webhook (signed by its secret instead)', (_method, path, op) => {
+    expect(op.security).toEqual(path.endsWith('/webhook') ? undefined : [{ ApiKey: [] }]);
   });
 });
