@@ -252,6 +252,9 @@ describe('the organization API', () => {
     expect([reserved.status, Object.keys(reserved.body.details)]).toEqual([422, ['owner']]);
     const bad = await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'other', source: 'ext::sh -c evil' });
     expect([bad.status, Object.keys(bad.body.details)]).toEqual([422, ['source']]);
+    const notGit = await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'other', source: tmpdir() });
+    expect([notGit.status, notGit.body.details.source]).toEqual([422, expect.stringMatching(/^Not a git repository this server can read/)]);
+    expect((await rest('GET', '/api/docs/repositories/acme/other')).status).toBe(404);
     const other = restClient(server.url, (await createOrganization(server, 'Other')).apiKey);
     expect((await other('GET', '/api/docs/repositories/acme/widgets')).status).toBe(404);
     expect((await other('POST', '/api/docs/repositories/acme/widgets/publish', {})).status).toBe(404);

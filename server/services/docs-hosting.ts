@@ -73,16 +73,27 @@ export class DocsHostingService {
         source: 'Must be an https:// git URL (local paths only where the server allows them: DOCS_LOCAL_SOURCES=on)',
       });
     }
+    const taken = () => new AppError('CONFLICT', `${input.owner}/${input.repo} is already registered`, { reason: 'duplicate' });
+    if (await this.#db.em().count(DocsRepository, { slug: slugOf(input.owner, input.repo) })) throw taken();
+    // Cloned now: a source that is not a git repository this server can read is refused before anything is stored.
+    const id = randomUUID();
+    let synced;
+    try {
+      synced = await this.#options.mirrors.sync(id, input.source);
+    } catch (error) {
+      if (!(error instanceof GitError)) throw error;
+      throw new AppError('VALIDATION_ERROR', 'Invalid request', { source: `Not a git repository this server can read (${error.message})` });
+    }
     const secret = randomBytes(24).toString('base64url');
     const now = new Date();
     const repository: DocsRepository = {
-      id: randomUUID(),
+      id,
       organization: orgId,
       owner: input.owner,
       name: input.repo,
       slug: slugOf(input.owner, input.repo),
       source: input.source,
-      defaultBranch: null,
+      defaultBranch: synced.defaultBranch,
       webhookSecret: this.#options.secrets.seal(secret),
       createdAt: now,
       updatedAt: now,
@@ -90,7 +101,7 @@ export class DocsHostingService {
     try {
       await this.#db.em().insert(DocsRepository, repository);
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw new AppError('CONFLICT', `${input.owner}/${input.repo} is already registered`, { reason: 'duplicate' });
+      if (error instanceof UniqueConstraintViolationException) throw taken();
       throw error;
     }
     const base = this.#options.publicBaseUrl ?? '';
