@@ -1,3 +1,4 @@
+import { ConnectionException } from '@mikro-orm/core';
 import type { z } from 'zod';
 
 /**
@@ -91,3 +92,16 @@ export const describeProblems = (problems: Record<string, unknown>) =>
   Object.entries(problems)
     .map(([field, problem]) => `${field}: ${String(problem)}`)
     .join('; ');
+
+/** Connection refused or lost, server shutting down, database gone: PostgreSQL codes 08xxx, 57P0x, 3D000. */
+const UNAVAILABLE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|08\d{3}|57P0[1-3]|3D000)$/;
+
+/** Whether a failure is the database being unreachable (an outage to wait out: 503, not a bug: 500). */
+export function databaseUnavailable(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    if (e instanceof ConnectionException) return true;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && UNAVAILABLE.test(code)) return true;
+  }
+  return false;
+}

@@ -12,7 +12,7 @@ import { defaultDocsConfig } from '../server/config.ts';
 import { createGitRepo, type GitFixture } from './helpers/git-repo.ts';
 import { get, published, pushWebhook, settled, type Build } from './helpers/hosting.ts';
 import { restClient, type Rest } from './helpers/rest.ts';
-import { createOrganization, startTestServer, type TestServer } from './helpers/server.ts';
+import { breakDatabase, createOrganization, onPostgres, startTestServer, type TestServer } from './helpers/server.ts';
 
 let server: TestServer;
 let rest: Rest;
@@ -259,5 +259,19 @@ describe('the organization API', () => {
     expect((await other('GET', '/api/docs/repositories/acme/widgets')).status).toBe(404);
     expect((await other('POST', '/api/docs/repositories/acme/widgets/publish', {})).status).toBe(404);
     expect((await rest('POST', '/api/docs/repositories/acme/widgets/publish', { ref: 'no-such-branch' })).body).toMatchObject({ error: 'NOT_FOUND', details: { reason: 'ref' } });
+  });
+});
+
+describe.runIf(onPostgres)('database unreachable', () => {
+  it('a site path answers 503 with Retry-After, and the API its own 503', async () => {
+    const broken = await startTestServer();
+    try {
+      await breakDatabase(broken);
+      const site = await get(broken.url, '/acme/widgets/guide');
+      expect([site.status, site.headers['retry-after'], site.headers['content-type']]).toEqual([503, '5', 'text/html; charset=utf-8']);
+      expect((await get(broken.url, '/api/agents/00000000-0000-4000-8000-000000000000')).status).toBe(503);
+    } finally {
+      await broken.destroy();
+    }
   });
 });

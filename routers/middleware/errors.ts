@@ -1,7 +1,6 @@
-import { ConnectionException } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import { AppError, fieldProblems } from '../../server/errors.ts';
+import { AppError, databaseUnavailable, fieldProblems } from '../../server/errors.ts';
 import { middleware } from '../trpc.ts';
 
 /**
@@ -31,18 +30,6 @@ export function asAppError(error: TRPCError): AppError {
         ? new AppError('SERVICE_UNAVAILABLE', 'Service unavailable: the database cannot be reached; retry later')
         : new AppError('INTERNAL_ERROR', 'Internal server error');
   }
-}
-
-/** Connection refused or lost, server shutting down, database gone: PostgreSQL codes 08xxx, 57P0x, 3D000. */
-const UNAVAILABLE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|08\d{3}|57P0[1-3]|3D000)$/;
-
-function databaseUnavailable(error: unknown): boolean {
-  for (let e = error; e instanceof Error; e = e.cause) {
-    if (e instanceof ConnectionException) return true;
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && UNAVAILABLE.test(code)) return true;
-  }
-  return false;
 }
 
 const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {

@@ -35,7 +35,11 @@ export function createDocsHosting(
   const { log } = options;
   const secrets = SecretBox.load({ key: config.secretKey, file: config.secretFile });
   const mirrors = new Mirrors(join(config.workDir, 'mirrors'), { allowLocal: config.allowLocalSources });
-  const sites = new DocsSites(db, { vanityDomain: config.vanityDomain, buildOnDemand: (repository, ref) => service.buildOnDemand(repository.id, ref) });
+  const sites = new DocsSites(db, {
+    vanityDomain: config.vanityDomain,
+    serviceHosts: options.publicBaseUrl ? [new URL(options.publicBaseUrl).hostname] : [],
+    buildOnDemand: (repository, ref) => service.buildOnDemand(repository.id, ref),
+  });
   const queue = new BuildQueue(db, mirrors, {
     workDir: config.workDir,
     concurrency: config.buildConcurrency,

@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import { normalizeRoute } from '../../sites/config/routes.ts';
 import { needsResolving, resolveHosted, type Served } from '../../sites/build/hosted.ts';
+import { databaseUnavailable } from '../errors.ts';
 import { urlRef } from './git.ts';
 import type { DocsSites, LoadedBuild, SiteRequest } from './sites.ts';
 
@@ -140,6 +141,17 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
 
   /** Answers a docs request; false when the request is not for a hosted site (the API's, then). */
   return async function handleDocs(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    try {
+      return await serve(req, res);
+    } catch (error) {
+      // An outage of the database: readers are asked to come back (the API answers its own 503s).
+      if (!databaseUnavailable(error) || res.headersSent) throw error;
+      notice(res, 503, 'Temporarily unavailable', ['The documentation cannot be read right now. Please try again in a moment.'], { 'Retry-After': 5 });
+      return true;
+    }
+  };
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const [pathname = '/'] = (req.url ?? '/').split('?', 1);
     const host = req.headers.host ?? '';
     const routed = await sites.route(host, pathname);
@@ -204,5 +216,5 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
     if (deployment.build.files.has('404.html')) return (await send(req, res, site, '404.html', 404), true);
     notice(res, 404, 'Page not found', [`${escapeHtml(name)} has no page at <code>${escapeHtml(route)}</code>.`]);
     return true;
-  };
+  }
 }

@@ -52,6 +52,8 @@ export type Deployment =
 export interface SiteOptions {
   /** `docs.example.com`: `{owner}.docs.example.com/{repo}` serves owner's repositories. */
   vanityDomain?: string | undefined;
+  /** The service's own host names (PUBLIC_BASE_URL's): never custom domains. */
+  serviceHosts?: string[] | undefined;
   /** How long what a ref serves is cached (other processes' publishes show after at most this). Default 2 s. */
   freshnessMs?: number;
   /** Ask for a build of a ref nobody published yet (it exists in the repository): answers its build. */
@@ -59,6 +61,8 @@ export interface SiteOptions {
 }
 
 const NONE = Symbol('none');
+/** Host names a custom domain can have (as DomainCreate accepts them): labels and a top-level domain of letters. */
+const CUSTOM_DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
 export class DocsSites {
   readonly #db: Database;
@@ -123,7 +127,8 @@ export class DocsSites {
       if (!repository) return { mode: 'vanity', unknown: true };
       return { repository, mode: 'vanity', ref, base: `/${repository.name}${refSuffix(ref)}`, path: `/${rest.join('/')}` };
     }
-    const mapped = await this.#domain(hostname);
+    // Only a DNS name can be a custom domain: the service's own host, `localhost` and IP addresses are never looked up.
+    const mapped = CUSTOM_DOMAIN.test(hostname) && !this.#options.serviceHosts?.includes(hostname) ? await this.#domain(hostname) : undefined;
     if (mapped) {
       const refSegment = segments[0]?.startsWith('~') ? segments.shift()! : undefined;
       const ref = refSegment ? decode(refSegment.slice(1)) : undefined;
