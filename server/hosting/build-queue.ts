@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Database } from '../db/orm.ts';
+import { sha256Hex } from '../hash.ts';
 import { DocsBuild, DocsRepository, type BuildManifest } from '../db/entities/index.ts';
 import { runBuildWorker, type BuildOutcome } from './builder.ts';
 import type { Mirrors } from './mirrors.ts';
@@ -200,7 +200,7 @@ export class BuildQueue {
 
   /** Inserts blobs that are not stored yet; answers their hashes, in order. */
   async #insertBlobs(contents: Buffer[]): Promise<string[]> {
-    const hashes = contents.map((data) => createHash('sha256').update(data).digest('hex'));
+    const hashes = contents.map(sha256Hex);
     const unique = new Map(hashes.map((hash, i) => [hash, contents[i]!]));
     const values = [...unique].map(() => '(?, ?, ?)').join(', ');
     await this.#db.em().execute(

@@ -6,7 +6,6 @@
  * while building, then `{ type: 'done', pages, problems, manifest }` (the search index is written next to `out`),
  * or `{ type: 'failed', error, problems? }`.
  */
-import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BuildError, buildSite } from '../../sites/build/index.ts';
@@ -14,6 +13,7 @@ import { HOSTED_BASE, HOSTED_ORIGIN } from '../../sites/build/hosted.ts';
 import { listedPages, redirectsMap } from '../../sites/build/outputs.ts';
 import { markdownPath } from '../../sites/build/site-data.ts';
 import type { BuildManifest } from '../db/entities/docs.ts';
+import { sha256Hex } from '../hash.ts';
 import { buildSearchIndex } from './search.ts';
 
 export interface WorkerInput {
@@ -73,7 +73,7 @@ async function run(input: WorkerInput) {
       pageRedirects: data.pages.filter((page) => page.redirect).map((page) => page.route),
       mcp: { enabled: mcp.enabled },
       agent: {
-        ...(agent.key ? { keyHash: createHash('sha256').update(agent.key).digest('hex') } : {}),
+        ...(agent.key ? { keyHash: sha256Hex(agent.key) } : {}),
         ...(agent.models ? { models: agent.models as Record<string, string> } : {}),
         limits: agent.limits,
       },

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import { normalizeRoute } from '../../sites/config/routes.ts';
+import { CONTENT_TYPES, extensionOf } from '../../sites/build/content-types.ts';
 import { needsResolving, resolveHosted, type Served } from '../../sites/build/hosted.ts';
 import { databaseUnavailable } from '../errors.ts';
 import { urlRef } from './git.ts';
@@ -31,34 +32,8 @@ export interface DocsHandlerOptions {
   routes?: Record<string, (req: IncomingMessage, res: ServerResponse, site: ServedSite) => Promise<void>>;
 }
 
-const CONTENT_TYPES: Record<string, string> = {
-  html: 'text/html; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-  js: 'text/javascript; charset=utf-8',
-  mjs: 'text/javascript; charset=utf-8',
-  json: 'application/json; charset=utf-8',
-  txt: 'text/plain; charset=utf-8',
-  md: 'text/markdown; charset=utf-8',
-  xml: 'application/xml; charset=utf-8',
-  svg: 'image/svg+xml',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  avif: 'image/avif',
-  ico: 'image/x-icon',
-  woff: 'font/woff',
-  woff2: 'font/woff2',
-  pdf: 'application/pdf',
-  mp4: 'video/mp4',
-  webm: 'video/webm',
-  mp3: 'audio/mpeg',
-  wasm: 'application/wasm',
-};
 /** Our own outputs that may carry hosted placeholders; the repository's files (images, svg...) never do. */
 const RESOLVED = new Set(['html', 'css', 'js', 'mjs', 'json', 'txt', 'md', 'xml']);
-const extensionOf = (path: string) => path.slice(path.lastIndexOf('.') + 1).toLowerCase();
 
 /** Content-hashed by Astro: the same URL never changes. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -1,9 +1,10 @@
-import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Database } from '../db/orm.ts';
 import { DocsAgent, DocsBuild, DocsDeployment, DocsDomain, DocsRepository } from '../db/entities/index.ts';
 import { AppError } from '../errors.ts';
+import { sha256Hex } from '../hash.ts';
 import { BuildQueue, deployBuild } from '../hosting/build-queue.ts';
 import { GitError, urlRef } from '../hosting/git.ts';
 import type { Mirrors } from '../hosting/mirrors.ts';
@@ -14,7 +15,6 @@ const repositoryNotFound = (owner: string, repo: string) => new AppError('NOT_FO
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 export const slugOf = (owner: string, repo: string) => `${owner}/${repo}`.toLowerCase();
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export function buildView(build: DocsBuild, repository: Pick<DocsRepository, 'owner' | 'name'>): BuildOut {
   return {
@@ -310,7 +310,7 @@ export class DocsHostingService {
     const agent: DocsAgent = {
       id: randomUUID(),
       repository: repository.id,
-      keyHash: sha256(key),
+      keyHash: sha256Hex(key),
       provider: input.provider,
       providerKey: this.#options.secrets.seal(input.apiKey),
       model: input.model ?? null,

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Database } from '../db/orm.ts';
+import { sha256Hex as sha256 } from '../hash.ts';
 import { IdempotencyRecord } from '../db/entities/index.ts';
 import { AppError, type AppErrorCode } from '../errors.ts';
 
@@ -15,7 +15,6 @@ const REMEMBER_MS = 24 * 60 * 60 * 1000;
 const LOCK_MS = 5 * 60_000;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
  * `Idempotency-Key` on POST calls (DESIGN.md): the same key with the same request gets the first

@@ -1,14 +1,15 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/orm.ts';
 import { ApiKey, Organization } from '../db/entities/index.ts';
+import { sha256Hex } from '../hash.ts';
 
 export interface OrganizationCredentials {
   orgId: string;
   apiKey: string;
 }
 
-const hashKey = (apiKey: string) => createHash('sha256').update(apiKey).digest('hex');
+const hashKey = sha256Hex;
 
 /** Organizations and the API keys that act for them. */
 export class OrganizationService {

@@ -7,12 +7,8 @@ import { preparePage } from '../source/mdx.ts';
 import { createSanitizePlugin, type SanitizeOptions } from '../source/sanitize.ts';
 import type { SiteData } from '../src/lib/types.ts';
 import { ASSET_EXTENSIONS } from './assets.ts';
+import { CONTENT_TYPES } from './content-types.ts';
 
-const MIME_TYPES: Record<string, string> = {
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', avif: 'image/avif',
-  svg: 'image/svg+xml', ico: 'image/x-icon', pdf: 'application/pdf', mp4: 'video/mp4', webm: 'video/webm',
-  woff: 'font/woff', woff2: 'font/woff2',
-};
 
 /**
  * Everything one build (or dev server) renders from. Each call of buildSite/devSite makes its own; nothing is
@@ -94,7 +90,7 @@ export function docsVitePlugin(state: SiteState): Plugin {
         if (!ASSET_EXTENSIONS.has(ext) || relative.split('/').some((part) => part === '..' || part.startsWith('.'))) return next();
         const file = join(state.sourceDir, relative);
         if (!existsSync(file)) return next();
-        res.setHeader('Content-Type', MIME_TYPES[ext] ?? 'application/octet-stream');
+        res.setHeader('Content-Type', CONTENT_TYPES[ext] ?? 'application/octet-stream');
         createReadStream(file).pipe(res);
       });
     },

@@ -3,7 +3,8 @@ import { copyFile, mkdir, readFile, rename, stat, writeFile } from 'node:fs/prom
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { extensionOf, OG_LOGO_TYPES, ogLogoProblem } from '../config/og-logo.ts';
+import { OG_LOGO_TYPES, ogLogoProblem } from '../config/og-logo.ts';
+import { extensionOf } from './content-types.ts';
 import type { PageData, SiteData } from '../src/lib/types.ts';
 import { renderCard, type CardInput } from './social-card.ts';
 import { socialImagePath } from './site-data.ts';

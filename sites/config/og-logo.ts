@@ -1,9 +1,8 @@
+import { CONTENT_TYPES, extensionOf } from '../build/content-types.ts';
 import { isExternal } from './schema/index.ts';
 
 /** Image types a generated social preview image can embed as `og.logo`, by file extension. */
-export const OG_LOGO_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', svg: 'image/svg+xml', gif: 'image/gif' };
-
-export const extensionOf = (path: string) => path.slice(path.lastIndexOf('.') + 1).toLowerCase();
+export const OG_LOGO_TYPES: Record<string, string> = Object.fromEntries(['png', 'jpg', 'jpeg', 'svg', 'gif'].map((ext) => [ext, CONTENT_TYPES[ext]!]));
 
 /**
  * Why `og.logo` cannot go into generated images, or undefined: builds never fetch URLs, and only some image types
@@ -11,6 +10,6 @@ export const extensionOf = (path: string) => path.slice(path.lastIndexOf('.') + 
  */
 export function ogLogoProblem(logo: string): string | undefined {
   if (isExternal(logo)) return '`og.logo` is a URL: generated images embed only files of the docs folder, so it is left out';
-  if (!OG_LOGO_TYPES[extensionOf(logo.split(/[?#]/, 1)[0]!)]) return '`og.logo` must be a PNG, JPEG, GIF or SVG file to be embedded (it is left out)';
+  if (!OG_LOGO_TYPES[extensionOf(logo)]) return '`og.logo` must be a PNG, JPEG, GIF or SVG file to be embedded (it is left out)';
   return undefined;
 }
