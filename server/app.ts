@@ -103,6 +103,9 @@ export async function startServer(config: Config & { events?: EventBusOptions & 
     // Only origin-form targets ("/path?query"); "*" and absolute URLs are not requests for this API.
     if (!req.url?.startsWith('/')) return json(res, 400, { message: 'Bad request', error: 'The request target must be a path' });
     const path = req.url.split('?', 1)[0] ?? '/';
+    // Hosted documentation first: on a vanity subdomain or a custom domain every path is the site's (a page may be
+    // called /reference or /health); on the service host /{owner}/{repo}..., whose owners never take the paths below.
+    if (await docs.handle(req, res)) return;
     if (path === '/trpc' || path.startsWith('/trpc/')) return trpc(req, res);
     if (solanaRpc && path === '/dev/solana-rpc') return solanaRpc(req, res);
     if (path === '/ws') return channels.handleRequest(req, res);
@@ -110,8 +113,6 @@ export async function startServer(config: Config & { events?: EventBusOptions & 
     if (req.method === 'GET' && path === '/schema.json') return res.writeHead(200, docsSchemaHeaders).end(docsSchema);
     if (req.method === 'GET' && path === '/health') return json(res, 200, { status: 'ok' });
     if (req.method === 'GET' && (await serveReference(path, res))) return;
-    // Hosted documentation: /{owner}/{repo}..., vanity subdomains and custom domains (owners never take the paths above).
-    if (await docs.handle(req, res)) return;
     return rest(req, res);
   };
 

@@ -191,6 +191,17 @@ describe('chat panel: POST {site}/_chat', () => {
     expect(((await limited.json()) as { error: string }).error).toBe('RATE_LIMIT_EXCEEDED');
   });
 
+  it('a preview cannot raise the limits: every ref counts against the default branch’s agent.limits', async () => {
+    const repo = repos.find((r) => r.dir === sources.get('chatty'))!;
+    repo.git('checkout', '-q', '-b', 'generous');
+    repo.write({ 'docs.json': JSON.stringify({ name: 'chatty', agent: { key: agentKey, limits: { ip: 100_000, repo: 100_000 } } }) });
+    repo.commit('generous limits');
+    repo.git('checkout', '-q', 'main');
+    await published(rest, 'acme/chatty', 'generous');
+    const res = await ask('acme/chatty~generous', { question: 'Still limited?' });
+    expect(res.status).toBe(429);
+  });
+
   it('limits questions per client IP per hour (agent.limits.ip)', async () => {
     await withAgent('gizmo', 'sk-ant-test', { limits: { ip: 1 } }, 'anthropic');
     expect((await ask('acme/gizmo', { question: 'How do I install it?' })).status).toBe(200);

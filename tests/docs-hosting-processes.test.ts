@@ -141,6 +141,31 @@ describe('a server killed in the middle of a build', () => {
   }, 180_000);
 });
 
+describe('a build whose lease is taken over', () => {
+  it('stops, and only the attempt that holds the build finishes it', async () => {
+    const server = await startTestServer({ rateLimits: 'off', docs: { ...hostingConfig({ kind: 'pglite', dataDir: '' }), leaseMs: 3000 } });
+    try {
+      const rest = restClient(server.url, (await createOrganization(server)).apiKey);
+      const repo = docsRepo(30);
+      expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'lease', source: repo.dir })).status).toBe(201);
+      const queued = (await rest<Build>('POST', '/api/docs/repositories/acme/lease/publish', {})).body;
+      for (let i = 0; (await rest<Build>('GET', `/api/docs/builds/${queued.id}`)).body.status !== 'BUILDING'; i++) {
+        if (i > 200) throw new Error('the build never started');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // As if another process had claimed it (its attempt number moves on): this attempt must not finish it.
+      await server.db.em().execute(`update docs_build set attempts = attempts + 1 where id = ?`, [queued.id]);
+      const build = await settled(rest, queued, 120_000);
+      expect(build).toMatchObject({ status: 'SUCCEEDED', pages: 30 });
+      // Attempt 1 was fenced off, attempt 2 (the "other process") never ran here, attempt 3 took the build after its lease.
+      const [row] = await server.db.em().execute<{ attempts: number }[]>('select attempts from docs_build where id = ?', [queued.id]);
+      expect(row?.attempts).toBe(3);
+    } finally {
+      await server.destroy();
+    }
+  }, 120_000);
+});
+
 describe.runIf(onPostgres)('two servers on one PostgreSQL', () => {
   it('a site published through one is served by the other (built files live in the database)', async () => {
     const { config: database, drop } = await createTestDatabase();

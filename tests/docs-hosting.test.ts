@@ -116,6 +116,22 @@ describe('publishing from git, by ref', () => {
     expect((await page(`/acme/widgets~${later.slice(0, 12)}/guide`)).text).toContain('Guide on later.');
   });
 
+  it('readers cannot queue builds at will: beyond three waiting or running for a repository, 503 busy', async () => {
+    for (const n of [1, 2, 3, 4]) {
+      repo.git('checkout', '-q', '-b', `busy-${n}`, 'main');
+      repo.write({ 'guide.mdx': `# Busy ${n}\n` });
+      repo.commit(`busy ${n}`);
+    }
+    repo.git('checkout', '-q', 'main');
+    await published(rest, site); // fetches the branches
+    for (const n of [1, 2, 3]) expect((await page(`/acme/widgets~busy-${n}/guide`)).text).toContain('is being built');
+    const busy = await page('/acme/widgets~busy-4/guide');
+    expect([busy.status, busy.headers['retry-after']]).toEqual([503, '30']);
+    expect(busy.text).toContain('is busy');
+    const builds = (await rest('GET', '/api/docs/repositories/acme/widgets/builds')).body.builds as Build[];
+    for (const build of builds.filter((b) => b.status === 'QUEUED' || b.status === 'BUILDING')) await settled(rest, build);
+  });
+
   it('GET /api/docs/repositories/{owner}/{repo}: what each ref serves', async () => {
     const { status, body } = await rest('GET', '/api/docs/repositories/acme/widgets');
     expect(status).toBe(200);
@@ -186,6 +202,12 @@ describe('serving', () => {
     expect((await page('/acme/unregistered')).status).toBe(404);
   });
 
+  it('a Host header that is not a host name is not written into pages', async () => {
+    const odd = await page('/acme/widgets/guide', { host: 'evil_host"><script>' });
+    expect(odd.status).toBe(200);
+    expect(odd.text).toContain('<link rel="canonical" href="http://localhost/acme/widgets/guide">');
+  });
+
   it('/schema.json on the service host', async () => {
     const schema = await page('/schema.json');
     expect([schema.status, JSON.parse(schema.text).$schema]).toEqual([200, 'https://json-schema.org/draft/2020-12/schema']);
@@ -197,13 +219,15 @@ describe('push webhook, redirects, failed builds', () => {
     const wrong = await pushWebhook(server.url, site, secret, { ref: 'refs/heads/main' }, 'push', 'sha256=00');
     expect([wrong.status, wrong.body.error]).toEqual([401, 'UNAUTHORIZED']);
     expect((await pushWebhook(server.url, site, 'not the secret', { ref: 'refs/heads/main' })).status).toBe(401);
+    // As long as the expected one, but not in bytes: still just a wrong signature.
+    expect((await pushWebhook(server.url, site, secret, {}, 'push', `sha256=${'é'.repeat(64)}`)).status).toBe(401);
     const ping = await pushWebhook(server.url, site, secret, { zen: 'Keep it logically awesome.' }, 'ping');
     expect([ping.status, ping.body.builds]).toEqual([200, []]);
   });
 
   it('a page removed and a `redirects` entry added: the push publishes it and the old path answers 307', async () => {
     repo.remove('gone.mdx');
-    repo.write({ 'docs.json': JSON.stringify({ ...config, redirects: { '/gone/': '/guide', '/ext': 'https://example.com/elsewhere', '/guide': '/' } }) });
+    repo.write({ 'docs.json': JSON.stringify({ ...config, redirects: { '/gone/': '/guide', '/ext': 'https://example.com/elsewhere', '/guide': '/', '/uni': '/gäste/ünï' } }) });
     const after = repo.commit('remove gone, add redirects');
     const push = await pushWebhook(server.url, site, secret, { ref: 'refs/heads/main', after, repository: { full_name: site } });
     expect(push.status).toBe(200);
@@ -214,6 +238,7 @@ describe('push webhook, redirects, failed builds', () => {
       expect([redirect.status, redirect.headers.location]).toEqual([307, '/acme/widgets/guide']);
     }
     expect((await page('/acme/widgets/ext')).headers.location).toBe('https://example.com/elsewhere');
+    expect((await page('/acme/widgets/uni')).headers.location).toBe('/acme/widgets/g%C3%A4ste/%C3%BCn%C3%AF');
     // A page exists at /guide: the page is served, `redirects` is not read.
     expect((await page('/acme/widgets/guide')).status).toBe(200);
     // A page's frontmatter `redirect` governs its own path.
@@ -237,6 +262,16 @@ describe('push webhook, redirects, failed builds', () => {
     expect(body.deployments.find((d: { ref: string }) => d.ref === 'refs/heads/main')).toMatchObject({ wantedCommit: broken, servedCommit: expect.not.stringMatching(broken) });
   });
 
+  it('a pushed tag is built as the tag, even where a branch has its name; a closed pull request is no longer served', async () => {
+    repo.git('branch', 'v2', shas.beta!);
+    repo.git('tag', 'v2', shas.v1!);
+    const push = await pushWebhook(server.url, site, secret, { ref: 'refs/tags/v2', after: shas.v1 });
+    expect(push.body.builds![0]).toMatchObject({ commit: shas.v1, refs: expect.arrayContaining(['refs/tags/v2']) });
+    const closed = await pushWebhook(server.url, site, secret, { action: 'closed', number: 7 }, 'pull_request');
+    expect([closed.status, closed.body.builds]).toEqual([200, []]);
+    expect((await rest('GET', '/api/docs/repositories/acme/widgets')).body.deployments.map((d: { ref: string }) => d.ref)).not.toContain('refs/pull/7/head');
+  });
+
   it('a deleted branch is no longer served', async () => {
     repo.git('branch', '-q', '-D', 'later');
     expect((await pushWebhook(server.url, site, secret, { ref: 'refs/heads/later', after: '0'.repeat(40), deleted: true })).status).toBe(200);
@@ -255,6 +290,8 @@ describe('the organization API', () => {
     const notGit = await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'other', source: tmpdir() });
     expect([notGit.status, notGit.body.details.source]).toEqual([422, expect.stringMatching(/^Not a git repository this server can read/)]);
     expect((await rest('GET', '/api/docs/repositories/acme/other')).status).toBe(404);
+    const ownHost = await rest('POST', '/api/docs/domains', { hostname: 'someone.docs.test', owner: 'acme', repo: 'widgets' });
+    expect([ownHost.status, Object.keys(ownHost.body.details)]).toEqual([422, ['hostname']]); // the vanity domain's
     const other = restClient(server.url, (await createOrganization(server, 'Other')).apiKey);
     expect((await other('GET', '/api/docs/repositories/acme/widgets')).status).toBe(404);
     expect((await other('POST', '/api/docs/repositories/acme/widgets/publish', {})).status).toBe(404);

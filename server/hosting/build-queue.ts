@@ -109,13 +109,17 @@ export class BuildQueue {
     }
     const repository = await this.#db.em().findOneOrFail(DocsRepository, { id: build.repository });
     const lease = `${Math.ceil(this.#options.leaseMs / 1000)} seconds`;
+    // This attempt holds the build while its lease is renewed; one that lost it (another process took the build over
+    // after a stall) stops, and its writes, all conditional on the attempt, change nothing.
+    const lost = new AbortController();
     const renew = setInterval(() => {
       void this.#db
         .em()
-        .execute(`update docs_build set lease_until = now() + interval '${lease}' where id = ? and status = 'BUILDING'`, [build.id])
+        .execute<{ affectedRows: number }>(`update docs_build set lease_until = now() + interval '${lease}' where id = ? and status = 'BUILDING' and attempts = ?`, [build.id, build.attempts], 'run')
+        .then((result) => result.affectedRows === 0 && lost.abort())
         .catch((error: unknown) => log?.('warn', { err: error, build: build.id }, 'could not renew a build lease'));
     }, this.#options.leaseMs / 3).unref();
-    const scratch = join(this.#options.workDir, 'builds', build.id);
+    const scratch = join(this.#options.workDir, 'builds', `${build.id}-${build.attempts}`);
     const started = performance.now();
     try {
       await rm(scratch, { recursive: true, force: true });
@@ -131,10 +135,11 @@ export class BuildQueue {
         { source, out: join(scratch, 'site'), searchIndexFile: join(scratch, 'search.json'), codeHost: { name: `${repository.owner}/${repository.name}` } },
         {
           timeoutMs: this.#options.timeoutMs,
+          signal: lost.signal,
           onProgress: (progress) => {
             if (Date.now() - lastProgress < 1000) return;
             lastProgress = Date.now();
-            void this.#db.em().nativeUpdate(DocsBuild, { id: build.id, status: 'BUILDING' }, { progress }).catch(() => {});
+            void this.#db.em().nativeUpdate(DocsBuild, this.#mine(build), { progress }).catch(() => {});
           },
         },
       );
@@ -151,10 +156,15 @@ export class BuildQueue {
     }
   }
 
+  /** The build as long as this attempt holds it. */
+  #mine(build: DocsBuild) {
+    return { id: build.id, status: 'BUILDING', attempts: build.attempts };
+  }
+
   async #fail(build: DocsBuild, outcome: Extract<BuildOutcome, { type: 'failed' }>): Promise<void> {
     await this.#db.em().nativeUpdate(
       DocsBuild,
-      { id: build.id, status: 'BUILDING' },
+      this.#mine(build),
       { status: 'FAILED', error: outcome.error.slice(0, 4000), problems: (outcome.problems ?? []) as Record<string, unknown>[], progress: null, leaseUntil: null, finishedAt: new Date() },
     );
     this.#options.log?.('warn', { build: build.id, error: outcome.error }, 'docs build failed');
@@ -190,7 +200,7 @@ export class BuildQueue {
     await this.#db.em().transactional(async (em) => {
       const done = await em.nativeUpdate(
         DocsBuild,
-        { id: build.id, status: 'BUILDING' },
+        this.#mine(build),
         { status: 'SUCCEEDED', manifest, pages: outcome.pages, problems: outcome.problems as Record<string, unknown>[], error: null, progress: null, leaseUntil: null, finishedAt: new Date() },
       );
       if (done === 1) await deployBuild(em, build.id);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkerInput, WorkerMessage } from './build-worker.ts';
 
@@ -13,13 +14,15 @@ export type BuildOutcome = Extract<WorkerMessage, { type: 'done' | 'failed' }>;
  */
 export function runBuildWorker(
   input: WorkerInput,
-  options: { timeoutMs: number; onProgress?: (progress: { phase: string; done?: number; total?: number }) => void },
+  options: { timeoutMs: number; signal?: AbortSignal; onProgress?: (progress: { phase: string; done?: number; total?: number }) => void },
 ): Promise<BuildOutcome> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [WORKER, JSON.stringify(input)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' },
-    });
+    // A repository's build gets nothing of the server's environment (database URL, keys): only what running needs.
+    const env: NodeJS.ProcessEnv = { ASTRO_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', HOME: dirname(input.out) };
+    for (const name of ['PATH', 'TMPDIR', 'LANG', 'LC_ALL', 'TZ']) if (process.env[name] !== undefined) env[name] = process.env[name];
+    const child = spawn(process.execPath, [WORKER, JSON.stringify(input)], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const stop = () => child.kill('SIGKILL');
+    options.signal?.addEventListener('abort', stop, { once: true });
     let outcome: BuildOutcome | undefined;
     let stderr = '';
     let timedOut = false;
@@ -40,6 +43,8 @@ export function runBuildWorker(
     child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', stop);
+      if (options.signal?.aborted) return resolve({ type: 'failed', error: 'Another process took this build over' });
       if (outcome && (outcome.type === 'failed' || code === 0)) return resolve(outcome);
       const why = timedOut
         ? `The build took longer than ${Math.round(options.timeoutMs / 1000)} s and was stopped`

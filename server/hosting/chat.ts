@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Database } from '../db/orm.ts';
-import { DocsAgent } from '../db/entities/index.ts';
+import { DocsAgent, type BuildManifest } from '../db/entities/index.ts';
 import { fieldProblems } from '../errors.ts';
 import { bodyProblem, readJsonBody } from '../http/body.ts';
 import type { RateLimiter, RateRule } from '../rate-limit.ts';
@@ -23,6 +23,8 @@ import type { DocsSites } from './sites.ts';
 const CONTEXT_CHARS = 24_000;
 const PAGES = 4;
 const HOUR = 3600;
+/** The spec's defaults of `agent.limits`. */
+const DEFAULT_LIMITS = { ip: 200, repo: 10_000 };
 
 export interface ChatOptions {
   db: Database;
@@ -70,8 +72,10 @@ export function createChatRoute(options: ChatOptions) {
     const parsed = ChatInput.safeParse((req as { body?: unknown }).body ?? {});
     if (!parsed.success) return failure(422, 'VALIDATION_ERROR', 'Invalid request', { details: fieldProblems(parsed.error.issues) });
 
-    // Per client IP and per repository, each per hour, with the site's own limits.
-    const { ip: perIp, repo: perRepo } = manifest.agent.limits;
+    // Per client IP and per repository, each per hour. Limits and models are the default branch's: a preview (a pull
+    // request from anyone) may use the panel, but neither raise the limits nor pick a costlier model.
+    const settings = await defaultBranchAgent(site);
+    const { ip: perIp, repo: perRepo } = settings.limits;
     const rules: [RateRule, string][] = [
       [{ name: `docs-chat-ip-${perIp}`, points: perIp, durationSeconds: HOUR }, `${repository.id}:${req.socket.remoteAddress ?? 'unknown'}`],
       [{ name: `docs-chat-repo-${perRepo}`, points: perRepo, durationSeconds: HOUR }, repository.id],
@@ -90,11 +94,18 @@ export function createChatRoute(options: ChatOptions) {
     const found = await content.search([...history.filter((turn) => turn.role === 'user').map((turn) => turn.content), question].slice(-2).join(' '), PAGES);
     const pages = await Promise.all(found.map(async (page) => ({ ...page, markdown: (await content.read(page.path))?.markdown ?? '' })));
     const provider = agent.provider as ModelProvider;
+    let apiKey: string;
+    try {
+      apiKey = secrets.open(agent.providerKey);
+    } catch {
+      options.log?.({ repository: `${repository.owner}/${repository.name}` }, 'docs chat: the agent key cannot be decrypted (DOCS_SECRET_KEY changed?)');
+      return failure(502, 'PROVIDER_ERROR', "The site's model provider credentials cannot be read; register the agent again");
+    }
     try {
       const completion = await complete({
         provider,
-        apiKey: secrets.open(agent.providerKey),
-        ...(manifest.agent.models?.[provider] ?? agent.model ? { model: (manifest.agent.models?.[provider] ?? agent.model)! } : {}),
+        apiKey,
+        ...(settings.models?.[provider] ?? agent.model ? { model: (settings.models?.[provider] ?? agent.model)! } : {}),
         ...(options.providerUrls[provider] ? { baseUrl: options.providerUrls[provider] } : {}),
         system: systemPrompt(manifest.name, pages),
         messages: [...history, { role: 'user', content: question }],
@@ -110,6 +121,13 @@ export function createChatRoute(options: ChatOptions) {
       const why = error.kind === 'auth' ? "it refused the site's credentials" : 'its answer could not be used';
       return failure(502, 'PROVIDER_ERROR', `The model provider failed: ${why}`);
     }
+  }
+
+  /** `agent.limits` and `agent.models` of the default branch's build (the defaults while it has none). */
+  async function defaultBranchAgent(site: ServedSite): Promise<Pick<BuildManifest['agent'], 'limits' | 'models'>> {
+    if (site.request.ref === undefined) return site.build.manifest.agent;
+    const deployment = await sites.deployment(site.request.repository, undefined);
+    return deployment.state === 'ready' ? deployment.build.manifest.agent : { limits: DEFAULT_LIMITS };
   }
 
   return async function chat(req: IncomingMessage, res: ServerResponse, site: ServedSite): Promise<void> {

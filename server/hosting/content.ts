@@ -51,12 +51,21 @@ export class SiteContent {
    * A page's Markdown by its route, site path or URL (`/guides/start`, `guides/start.md`, an absolute URL of this
    * site); undefined when there is no such page.
    */
-  async read(reference: string): Promise<{ route: string; markdown: string } | undefined> {
+  read(reference: string): Promise<{ route: string; markdown: string } | undefined> {
     let path = reference.trim();
     const { origin, base } = this.#site.served;
     if (path.startsWith(origin)) path = path.slice(origin.length);
     if (base && (path === base || path.startsWith(`${base}/`))) path = path.slice(base.length);
     const route = normalizeRoute(path);
+    // Search snippets and the chat panel's context read the same pages: each once per request.
+    let read = this.#reads.get(route);
+    if (!read) this.#reads.set(route, (read = this.#load(route)));
+    return read;
+  }
+
+  readonly #reads = new Map<string, Promise<{ route: string; markdown: string } | undefined>>();
+
+  async #load(route: string): Promise<{ route: string; markdown: string } | undefined> {
     const data = await this.#sites.file(this.#site.build, markdownPath(route).slice(1));
     return data ? { route, markdown: resolveHosted(data.toString('utf8'), this.#site.served) } : undefined;
   }

@@ -98,12 +98,13 @@ export class GitRepository {
 
   /**
    * What a URL's `{ref}` names, or undefined: a pull-request number (`refs/pull/N/head`), a branch, a tag, or a
-   * commit SHA (7-40 hex digits; no ref name then). Exact names only: revision syntax (`main~1`, `a..b`, `@{1}`)
+   * commit SHA (7-40 hex digits; no ref name then); or exactly the ref a full name (`refs/heads/x`) names. Exact names only: revision syntax (`main~1`, `a..b`, `@{1}`)
    * names nothing.
    */
   async lookup(ref: string, refs?: Map<string, string>): Promise<{ ref?: string; commit: string } | undefined> {
     const known = refs ?? (await this.refs());
-    for (const name of refNames(ref)) {
+    // A full name (`refs/tags/v1`) names exactly that ref.
+    for (const name of ref.startsWith('refs/') ? [ref] : refNames(ref)) {
       const commit = known.get(name);
       if (commit) return { ref: name, commit };
     }

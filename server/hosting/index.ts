@@ -34,10 +34,11 @@ export function createDocsHosting(
 ): DocsHosting {
   const { log } = options;
   const secrets = SecretBox.load({ key: config.secretKey, file: config.secretFile });
+  const serviceHost = options.publicBaseUrl ? new URL(options.publicBaseUrl).hostname : undefined;
   const mirrors = new Mirrors(join(config.workDir, 'mirrors'), { allowLocal: config.allowLocalSources });
   const sites = new DocsSites(db, {
     vanityDomain: config.vanityDomain,
-    serviceHosts: options.publicBaseUrl ? [new URL(options.publicBaseUrl).hostname] : [],
+    serviceHosts: serviceHost ? [serviceHost] : [],
     buildOnDemand: (repository, ref) => service.buildOnDemand(repository.id, ref),
   });
   const queue = new BuildQueue(db, mirrors, {
@@ -48,7 +49,15 @@ export function createDocsHosting(
     onDeployed: () => sites.invalidate(),
     log: (level, data, message) => log[level](data, message),
   });
-  const service = new DocsHostingService(db, { mirrors, queue, secrets, publicBaseUrl: options.publicBaseUrl, onChange: () => sites.invalidate() });
+  const service = new DocsHostingService(db, {
+    mirrors,
+    queue,
+    secrets,
+    publicBaseUrl: options.publicBaseUrl,
+    serviceHost,
+    vanityDomain: config.vanityDomain,
+    onChange: () => sites.invalidate(),
+  });
   const chat = createChatRoute({ db, sites, secrets, limiter: options.limiter, providerUrls: config.providerUrls, log: (data, message) => log.warn(data, message) });
   const handle = createDocsHandler(sites, { publicBaseUrl: options.publicBaseUrl, routes: { '/mcp': createMcpRoute(sites), '/_chat': chat } });
   return {

@@ -1,7 +1,18 @@
-import { mkdir } from 'node:fs/promises';
+import { lookup } from 'node:dns/promises';
+import { mkdir, rm } from 'node:fs/promises';
+import { BlockList } from 'node:net';
 import { isAbsolute, join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { GitRepository } from './git.ts';
+
+/** Addresses that are not the public internet: loopback, private, link-local, shared, multicast, reserved. */
+const PRIVATE = new BlockList();
+for (const [network, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) {
+  PRIVATE.addSubnet(network, prefix, 'ipv4');
+}
+for (const [network, prefix] of [['::', 127], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) {
+  PRIVATE.addSubnet(network, prefix, 'ipv6');
+}
 
 /**
  * The bare git mirrors of registered repositories, one folder each under `dir`, a cache any server process can
@@ -18,10 +29,33 @@ export class Mirrors {
     this.#allowLocal = options.allowLocal;
   }
 
-  /** Whether a source can be registered: an https URL, or a local path where the operator allows them. */
-  acceptsSource(source: string): boolean {
-    if (/^https:\/\/[^\s/]+\/\S+$/i.test(source)) return true;
-    return this.#allowLocal && (isAbsolute(source) || source.startsWith('file://'));
+  /**
+   * Why a source cannot be registered, or undefined: an https URL of a public host without credentials in it, or a
+   * local path where the operator allows them (then private hosts too: a development machine's own git server).
+   * The service must not become a way to reach its own network (a registered URL is fetched by the server).
+   */
+  async sourceProblem(source: string): Promise<string | undefined> {
+    if (this.#allowLocal && (isAbsolute(source) || source.startsWith('file://'))) return undefined;
+    let url: URL;
+    try {
+      url = new URL(source);
+    } catch {
+      url = new URL('invalid:');
+    }
+    if (url.protocol !== 'https:' || !url.hostname || url.pathname.length < 2) {
+      return `Must be an https:// git URL${this.#allowLocal ? ' or a local path' : ' (local paths only where the server allows them: DOCS_LOCAL_SOURCES=on)'}`;
+    }
+    if (url.username || url.password) return 'Must not carry credentials: only public repositories can be registered';
+    if (this.#allowLocal) return undefined;
+    const addresses = await lookup(url.hostname.replace(/^\[|\]$/g, ''), { all: true }).catch(() => []);
+    if (addresses.length === 0) return `The host ${url.hostname} cannot be resolved`;
+    if (addresses.some(({ address, family }) => PRIVATE.check(address, family === 6 ? 'ipv6' : 'ipv4'))) return `The host ${url.hostname} is not a public address`;
+    return undefined;
+  }
+
+  /** Forgets a mirror (a registration that did not go through). */
+  async remove(id: string): Promise<void> {
+    await rm(join(this.#dir, `${id}.git`), { recursive: true, force: true });
   }
 
   #repository(id: string) {

@@ -44,6 +44,27 @@ type Body = { data: Buffer; etag: string; gzip: boolean };
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** A host name or IP literal with an optional port. */
+const HOST = /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/** Accept-Encoding allows gzip (`gzip`, `gzip;q=0.5`, `*`), and does not refuse it (`gzip;q=0`). */
+function acceptsGzip(header: string | undefined): boolean {
+  const codings = new Map(
+    String(header ?? '')
+      .split(',')
+      .map((part) => {
+        const [name = '', ...params] = part.trim().toLowerCase().split(';');
+        const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
+        return [name.trim(), q === undefined ? 1 : Number(q)] as const;
+      }),
+  );
+  return (codings.get('gzip') ?? codings.get('*') ?? 0) > 0;
+}
+
+/** If-None-Match names this ETag: one of a list, weak or not, or `*`. */
+const matches = (header: string | undefined, etag: string) =>
+  header !== undefined && header.split(',').some((tag) => ['*', etag].includes(tag.trim().replace(/^W\//, '')));
+
 /** A small page of our own (building, failed, unknown ref or site): the reader learns what happened and what to do. */
 function notice(res: ServerResponse, status: number, title: string, paragraphs: string[], headers: Record<string, string | number> = {}) {
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">${
@@ -79,7 +100,7 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
 
   async function send(req: IncomingMessage, res: ServerResponse, site: ServedSite, path: string, status = 200) {
     const entry = site.build.files.get(path)!;
-    const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+    const gzip = acceptsGzip(req.headers['accept-encoding']);
     const { data, etag, gzip: gzipped } = await body(site, path, entry.blob, gzip);
     const headers: Record<string, string | number> = {
       'Content-Type': CONTENT_TYPES[extensionOf(path)] ?? 'application/octet-stream',
@@ -91,13 +112,14 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
       // Previews (branches, tags, commits, pull requests) stay out of search engines; the default URL is the site.
       ...(site.request.ref !== undefined ? { 'X-Robots-Tag': 'noindex' } : {}),
     };
-    if (status === 200 && req.headers['if-none-match'] === etag) return void res.writeHead(304, headers).end();
+    if (status === 200 && matches(req.headers['if-none-match'], etag)) return void res.writeHead(304, headers).end();
     res.writeHead(status, { ...headers, 'Content-Length': data.length });
     res.end(req.method === 'HEAD' ? undefined : data);
   }
 
   function redirect(res: ServerResponse, site: ServedSite, target: string) {
-    const location = resolveHosted(target, site.served);
+    // Destinations come from the repository: whatever they hold, the header carries only URL-safe ASCII.
+    const location = resolveHosted(target, site.served).replace(/[^\x21-\x7e]+/g, (text) => encodeURIComponent(text));
     res.writeHead(307, { Location: location, 'Cache-Control': REVALIDATE, 'Content-Type': 'text/plain; charset=utf-8' }).end(`Redirecting to ${location}\n`);
   }
 
@@ -128,7 +150,8 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const [pathname = '/'] = (req.url ?? '/').split('?', 1);
-    const host = req.headers.host ?? '';
+    // The Host header becomes part of URLs in pages (canonical, og:url): only a well-formed host name is taken.
+    const host = HOST.test(req.headers.host ?? '') ? req.headers.host!.toLowerCase() : 'localhost';
     const routed = await sites.route(host, pathname);
     if (!routed) return false;
     if ('unknown' in routed) {
@@ -148,6 +171,10 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
     const what = ref === undefined ? `the default branch${repository.defaultBranch ? ` (<code>${escapeHtml(repository.defaultBranch)}</code>)` : ''}` : `<code>${escapeHtml(ref)}</code>`;
     if (deployment.state === 'building') {
       notice(res, 503, `${name} is being built`, [`The site of ${what} is being built (commit <code>${deployment.build.commit.slice(0, 12)}</code>). This page reloads in a few seconds.`], { 'Retry-After': 5 });
+      return true;
+    }
+    if (deployment.state === 'busy') {
+      notice(res, 503, `${name} is busy`, [`Several versions of ${name} are being built. Try ${what} again in a minute.`], { 'Retry-After': 30 });
       return true;
     }
     if (deployment.state === 'failed') {

@@ -47,7 +47,9 @@ export type Deployment =
   /** Nothing served and the newest build failed. */
   | { state: 'failed'; build: DocsBuild }
   /** The URL names no branch, tag, pull request or commit of the repository. */
-  | { state: 'unknown'; refs: string[] };
+  | { state: 'unknown'; refs: string[] }
+  /** Readers asked for too many builds of this repository: later. */
+  | { state: 'busy' };
 
 export interface SiteOptions {
   /** `docs.example.com`: `{owner}.docs.example.com/{repo}` serves owner's repositories. */
@@ -57,7 +59,7 @@ export interface SiteOptions {
   /** How long what a ref serves is cached (other processes' publishes show after at most this). Default 2 s. */
   freshnessMs?: number;
   /** Ask for a build of a ref nobody published yet (it exists in the repository): answers its build. */
-  buildOnDemand?: (repository: SiteRepository, ref: string) => Promise<DocsBuild | undefined>;
+  buildOnDemand?: (repository: SiteRepository, ref: string) => Promise<DocsBuild | 'busy' | undefined>;
 }
 
 const NONE = Symbol('none');
@@ -68,7 +70,7 @@ export class DocsSites {
   readonly #db: Database;
   readonly #options: SiteOptions;
   readonly #repositories: LRUCache<string, SiteRepository | typeof NONE>;
-  readonly #domains: LRUCache<string, string | typeof NONE>;
+  readonly #domains: LRUCache<string, SiteRepository | typeof NONE>;
   readonly #deployments: LRUCache<string, { build: string | null; status?: string } | typeof NONE>;
   readonly #builds = new LRUCache<string, LoadedBuild>({ max: 64 });
   readonly #blobs = new LRUCache<string, Buffer>({ maxSize: 128 << 20, sizeCalculation: (data) => Math.max(1, data.length) });
@@ -101,14 +103,14 @@ export class DocsSites {
   }
 
   async #domain(hostname: string): Promise<SiteRepository | undefined> {
-    let id = this.#domains.get(hostname);
-    if (id === undefined) {
-      id = (await this.#db.em().findOne(DocsDomain, { hostname }))?.repository ?? NONE;
-      this.#domains.set(hostname, id);
+    let cached = this.#domains.get(hostname);
+    if (cached === undefined) {
+      const domain = await this.#db.em().findOne(DocsDomain, { hostname });
+      const row = domain && (await this.#db.em().findOne(DocsRepository, { id: domain.repository }, { fields: ['id', 'owner', 'name', 'defaultBranch'] }));
+      cached = row ? { id: row.id, owner: row.owner, name: row.name, defaultBranch: row.defaultBranch ?? null } : NONE;
+      this.#domains.set(hostname, cached);
     }
-    if (id === NONE) return undefined;
-    const row = await this.#db.em().findOne(DocsRepository, { id }, { fields: ['owner', 'name'] });
-    return row ? this.#repository(slugOf(row.owner, row.name)) : undefined;
+    return cached === NONE ? undefined : cached;
   }
 
   /**
@@ -119,7 +121,8 @@ export class DocsSites {
     const hostname = host.toLowerCase().replace(/:\d+$/, '');
     const vanity = this.#options.vanityDomain;
     const segments = path.split('/').slice(1);
-    if (vanity && hostname.endsWith(`.${vanity}`) && !hostname.slice(0, -vanity.length - 1).includes('.')) {
+    const service = this.#options.serviceHosts?.includes(hostname);
+    if (vanity && !service && hostname.endsWith(`.${vanity}`) && !hostname.slice(0, -vanity.length - 1).includes('.')) {
       const owner = hostname.slice(0, -vanity.length - 1);
       const [first = '', ...rest] = segments;
       const { name, ref } = splitRef(first);
@@ -128,7 +131,7 @@ export class DocsSites {
       return { repository, mode: 'vanity', ref, base: `/${repository.name}${refSuffix(ref)}`, path: `/${rest.join('/')}` };
     }
     // Only a DNS name can be a custom domain: the service's own host, `localhost` and IP addresses are never looked up.
-    const mapped = CUSTOM_DOMAIN.test(hostname) && !this.#options.serviceHosts?.includes(hostname) ? await this.#domain(hostname) : undefined;
+    const mapped = CUSTOM_DOMAIN.test(hostname) && !service ? await this.#domain(hostname) : undefined;
     if (mapped) {
       const refSegment = segments[0]?.startsWith('~') ? segments.shift()! : undefined;
       const ref = refSegment ? decode(refSegment.slice(1)) : undefined;
@@ -154,6 +157,7 @@ export class DocsSites {
       if (builds.length === 1) return this.#stateOf(builds[0]!);
     }
     const requested = ref !== undefined && this.#options.buildOnDemand ? await this.#options.buildOnDemand(repository, ref) : undefined;
+    if (requested === 'busy') return { state: 'busy' };
     if (requested) return this.#stateOf(requested);
     const refs = await this.#db.em().find(DocsDeployment, { repository: repository.id }, { fields: ['ref'], orderBy: { ref: 'asc' } });
     return { state: 'unknown', refs: refs.map((d) => d.ref) };
@@ -169,9 +173,9 @@ export class DocsSites {
     }
     if (cached === NONE) return undefined;
     if (cached.build) return { state: 'ready', build: await this.#load(cached.build) };
-    // Published, nothing served yet: how is its newest build doing?
-    const row = await this.#db.em().findOneOrFail(DocsDeployment, { repository, ref });
-    const build = await this.#db.em().findOne(DocsBuild, { repository, commit: row.wantedCommit });
+    // Published, nothing served yet: how is its newest build doing? (The ref may have just been deleted.)
+    const row = await this.#db.em().findOne(DocsDeployment, { repository, ref });
+    const build = row && (await this.#db.em().findOne(DocsBuild, { repository, commit: row.wantedCommit }));
     return build ? this.#stateOf(build) : undefined;
   }
 

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LRUCache } from 'lru-cache';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Database } from '../db/orm.ts';
 import { DocsAgent, DocsBuild, DocsDeployment, DocsDomain, DocsRepository } from '../db/entities/index.ts';
@@ -14,6 +15,8 @@ import type { BuildOut, RepositoryCreate, RepositoryOut } from '../schemas/docs.
 const repositoryNotFound = (owner: string, repo: string) => new AppError('NOT_FOUND', `No repository ${owner}/${repo} is registered by this organization`, { reason: 'repository' });
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
+/** Builds of one repository that readers' requests may have waiting or running at once. */
+const ON_DEMAND_BUILDS = 3;
 export const slugOf = (owner: string, repo: string) => `${owner}/${repo}`.toLowerCase();
 
 export function buildView(build: DocsBuild, repository: Pick<DocsRepository, 'owner' | 'name'>): BuildOut {
@@ -42,6 +45,9 @@ export interface DocsHostingOptions {
   publicBaseUrl?: string | undefined;
   /** Called when what a repository serves may have changed (site caches). */
   onChange?: (repositoryId: string) => void;
+  /** PUBLIC_BASE_URL's host and DOCS_DOMAIN: names no custom domain may take. */
+  serviceHost?: string | undefined;
+  vanityDomain?: string | undefined;
 }
 
 /**
@@ -68,11 +74,8 @@ export class DocsHostingService {
   }
 
   async register(orgId: string, input: RepositoryCreate) {
-    if (!this.#options.mirrors.acceptsSource(input.source)) {
-      throw new AppError('VALIDATION_ERROR', 'Invalid request', {
-        source: 'Must be an https:// git URL (local paths only where the server allows them: DOCS_LOCAL_SOURCES=on)',
-      });
-    }
+    const problem = await this.#options.mirrors.sourceProblem(input.source);
+    if (problem) throw new AppError('VALIDATION_ERROR', 'Invalid request', { source: problem });
     const taken = () => new AppError('CONFLICT', `${input.owner}/${input.repo} is already registered`, { reason: 'duplicate' });
     if (await this.#db.em().count(DocsRepository, { slug: slugOf(input.owner, input.repo) })) throw taken();
     // Cloned now: a source that is not a git repository this server can read is refused before anything is stored.
@@ -101,6 +104,7 @@ export class DocsHostingService {
     try {
       await this.#db.em().insert(DocsRepository, repository);
     } catch (error) {
+      await this.#options.mirrors.remove(id);
       if (error instanceof UniqueConstraintViolationException) throw taken();
       throw error;
     }
@@ -165,6 +169,7 @@ export class DocsHostingService {
       }
       throw error;
     }
+    this.#unknownRefs.clear(); // what was unknown may exist now
     if (synced.defaultBranch !== repository.defaultBranch) {
       await this.#db.em().nativeUpdate(DocsRepository, { id: repository.id }, { defaultBranch: synced.defaultBranch, updatedAt: new Date() });
       repository.defaultBranch = synced.defaultBranch;
@@ -214,10 +219,13 @@ export class DocsHostingService {
 
   /**
    * A reader asked for a ref nobody published (`~beta`, `~7`, `~<sha>`): queue its build when the repository has
-   * it. The mirror is fetched first when this process has none, or when the ref is unknown to it, at most once a
-   * minute per repository (readers cannot make the service fetch at will).
+   * it. Readers cannot make the service work at will: at most ON_DEMAND_BUILDS builds of a repository wait or run
+   * at once ('busy' beyond), the mirror is fetched for an unknown ref at most once a minute per repository, and a
+   * ref found unknown is not looked up again for a minute.
    */
-  async buildOnDemand(repositoryId: string, ref: string): Promise<DocsBuild | undefined> {
+  async buildOnDemand(repositoryId: string, ref: string): Promise<DocsBuild | 'busy' | undefined> {
+    const known = `${repositoryId}\0${ref}`;
+    if (this.#unknownRefs.has(known)) return undefined;
     const repository = await this.#db.em().findOne(DocsRepository, { id: repositoryId });
     if (!repository) return undefined;
     const lookup = () => this.#options.mirrors.lookup(repository.id, ref).catch(() => undefined);
@@ -228,9 +236,15 @@ export class DocsHostingService {
       await this.sync(repository).catch(() => undefined);
       target = await lookup();
     }
-    return target ? this.enqueue(repository, target.commit, target.ref) : undefined;
+    if (!target) return void this.#unknownRefs.set(known, true);
+    const existing = await this.#db.em().findOne(DocsBuild, { repository: repository.id, commit: target.commit });
+    if (existing?.status !== 'SUCCEEDED' && (await this.#db.em().count(DocsBuild, { repository: repository.id, status: { $in: ['QUEUED', 'BUILDING'] } })) >= ON_DEMAND_BUILDS) {
+      return 'busy';
+    }
+    return this.enqueue(repository, target.commit, target.ref);
   }
 
+  readonly #unknownRefs = new LRUCache<string, true>({ max: 10_000, ttl: 60_000 });
   readonly #lastOnDemandSync = new Map<string, number>();
 
   async builds(orgId: string, owner: string, repo: string, page: { limit: number; offset: number }) {
@@ -253,10 +267,10 @@ export class DocsHostingService {
    */
   async webhook(owner: string, repo: string, request: { event: string | undefined; signature: string | undefined; rawBody: string; body: Record<string, unknown> }) {
     const repository = await this.#db.em().findOne(DocsRepository, { slug: slugOf(owner, repo) });
-    const secret = repository && this.#options.secrets.open(repository.webhookSecret);
-    const expected = secret && `sha256=${createHmac('sha256', secret).update(request.rawBody).digest('hex')}`;
-    const given = request.signature ?? '';
-    if (!repository || !expected || given.length !== expected.length || !timingSafeEqual(Buffer.from(given), Buffer.from(expected))) {
+    const secret = repository && this.#openSecret(repository.webhookSecret);
+    const expected = Buffer.from(secret ? `sha256=${createHmac('sha256', secret).update(request.rawBody).digest('hex')}` : '');
+    const given = Buffer.from(request.signature ?? '');
+    if (!repository || !secret || given.length !== expected.length || !timingSafeEqual(given, expected)) {
       // Unknown repositories answer like a wrong signature: the webhook URL reveals nothing.
       throw new AppError('UNAUTHORIZED', 'The webhook signature (X-Hub-Signature-256) does not match', { reason: 'signature' });
     }
@@ -267,23 +281,43 @@ export class DocsHostingService {
       const number = Number(body.number);
       const action = String(body.action ?? '');
       if (!Number.isInteger(number) || number <= 0) throw new AppError('VALIDATION_ERROR', 'Invalid request', { number: 'Must be the pull request number' });
+      if (action === 'closed') return (await this.#forget(repository, `refs/pull/${number}/head`), { event, builds: [] });
       if (!['opened', 'synchronize', 'reopened', 'edited'].includes(action)) return { event, builds: [] };
-      return { event, builds: [await this.#publish(repository, String(number))] };
+      return { event, builds: [await this.#publish(repository, `refs/pull/${number}/head`)] };
     }
     if (event !== 'push') throw new AppError('VALIDATION_ERROR', 'Invalid request', { 'X-GitHub-Event': 'Only push, pull_request and ping events are handled' });
     const ref = typeof body.ref === 'string' ? body.ref : '';
     if (!/^refs\/(heads|tags)\/./.test(ref)) throw new AppError('VALIDATION_ERROR', 'Invalid request', { ref: 'Must be a branch or tag ref (refs/heads/..., refs/tags/...)' });
     if (body.deleted === true || /^0{40}$/.test(String(body.after ?? ''))) {
       await this.sync(repository);
-      await this.#db.em().nativeDelete(DocsDeployment, { repository: repository.id, ref });
-      this.#options.onChange?.(repository.id);
-      return { event, builds: [] };
+      return (await this.#forget(repository, ref), { event, builds: [] });
     }
-    return { event, builds: [await this.#publish(repository, urlRef(ref))] };
+    // The full name: a push to tag `v1` builds the tag even where a branch `v1` exists.
+    return { event, builds: [await this.#publish(repository, ref)] };
+  }
+
+  /** A ref that is gone (a deleted branch, a closed pull request) is no longer served. */
+  async #forget(repository: DocsRepository, ref: string): Promise<void> {
+    await this.#db.em().nativeDelete(DocsDeployment, { repository: repository.id, ref });
+    this.#options.onChange?.(repository.id);
+  }
+
+  /** A sealed secret, or undefined when it cannot be opened (DOCS_SECRET_KEY changed since it was sealed). */
+  #openSecret(sealed: string): string | undefined {
+    try {
+      return this.#options.secrets.open(sealed);
+    } catch {
+      return undefined;
+    }
   }
 
   async addDomain(orgId: string, hostname: string, owner: string, repo: string) {
     const repository = await this.#owned(orgId, owner, repo);
+    // The service's own host and the vanity domain's names are the service's, not a repository's to take.
+    const { serviceHost, vanityDomain } = this.#options;
+    if (hostname === serviceHost || (vanityDomain && (hostname === vanityDomain || hostname.endsWith(`.${vanityDomain}`)))) {
+      throw new AppError('VALIDATION_ERROR', 'Invalid request', { hostname: 'Belongs to this service (its own host or its vanity domain)' });
+    }
     const createdAt = new Date();
     try {
       await this.#db.em().insert(DocsDomain, { hostname, repository: repository.id, createdAt });
