@@ -185,6 +185,8 @@ describe('serving', () => {
     expect(custom.text).toContain('<link rel="canonical" href="http://docs.acme.test/guide">');
     expect(custom.text).toMatch(/data-analytics="alt"/);
     expect((await page('/~beta/guide', { host: 'docs.acme.test' })).text).toContain('Guide on beta.');
+    const unknownRef = await page('/~nope/guide', { host: 'docs.acme.test' });
+    expect([unknownRef.status, unknownRef.text.includes('href="/~beta"')]).toEqual([404, true]); // the refs, as this host serves them
     expect((await rest('POST', '/api/docs/domains', { hostname: 'docs.acme.test', owner: 'acme', repo: 'widgets' })).status).toBe(409);
     expect((await rest('GET', '/api/docs/repositories/acme/widgets')).body.domains).toEqual(['docs.acme.test']);
     expect((await rest('DELETE', '/api/docs/domains/docs.acme.test')).status).toBe(204);

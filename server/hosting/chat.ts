@@ -76,16 +76,14 @@ export function createChatRoute(options: ChatOptions) {
     // request from anyone) may use the panel, but neither raise the limits nor pick a costlier model.
     const settings = await defaultBranchAgent(site);
     const { ip: perIp, repo: perRepo } = settings.limits;
-    const rules: [RateRule, string][] = [
-      [{ name: `docs-chat-ip-${perIp}`, points: perIp, durationSeconds: HOUR }, `${repository.id}:${req.socket.remoteAddress ?? 'unknown'}`],
-      [{ name: `docs-chat-repo-${perRepo}`, points: perRepo, durationSeconds: HOUR }, repository.id],
+    const limits: { rule: RateRule; key: string; scope: string }[] = [
+      { rule: { name: `docs-chat-ip-${perIp}`, points: perIp, durationSeconds: HOUR }, key: `${repository.id}:${req.socket.remoteAddress ?? 'unknown'}`, scope: 'from one address' },
+      { rule: { name: `docs-chat-repo-${perRepo}`, points: perRepo, durationSeconds: HOUR }, key: repository.id, scope: 'for this site' },
     ];
-    for (const [rule, key] of rules) {
+    for (const { rule, key, scope } of limits) {
       const decision = await limiter.consume(rule, key);
       if (!decision.allowed) {
-        return failure(429, 'RATE_LIMIT_EXCEEDED', `Too many questions: at most ${rule.points} an hour ${rule.name.includes('-ip-') ? 'from one address' : 'for this site'}`, {
-          headers: { 'Retry-After': decision.retryAfterSeconds },
-        });
+        return failure(429, 'RATE_LIMIT_EXCEEDED', `Too many questions: at most ${rule.points} an hour ${scope}`, { headers: { 'Retry-After': decision.retryAfterSeconds } });
       }
     }
 
@@ -94,6 +92,7 @@ export function createChatRoute(options: ChatOptions) {
     const found = await content.search([...history.filter((turn) => turn.role === 'user').map((turn) => turn.content), question].slice(-2).join(' '), PAGES);
     const pages = await Promise.all(found.map(async (page) => ({ ...page, markdown: (await content.read(page.path))?.markdown ?? '' })));
     const provider = agent.provider as ModelProvider;
+    const model = settings.models?.[provider] ?? agent.model ?? undefined;
     let apiKey: string;
     try {
       apiKey = secrets.open(agent.providerKey);
@@ -105,7 +104,7 @@ export function createChatRoute(options: ChatOptions) {
       const completion = await complete({
         provider,
         apiKey,
-        ...(settings.models?.[provider] ?? agent.model ? { model: (settings.models?.[provider] ?? agent.model)! } : {}),
+        ...(model ? { model } : {}),
         ...(options.providerUrls[provider] ? { baseUrl: options.providerUrls[provider] } : {}),
         system: systemPrompt(manifest.name, pages),
         messages: [...history, { role: 'user', content: question }],

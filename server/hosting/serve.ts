@@ -7,6 +7,7 @@ import { CONTENT_TYPES, extensionOf } from '../../sites/build/content-types.ts';
 import { needsResolving, resolveHosted, type Served } from '../../sites/build/hosted.ts';
 import { databaseUnavailable } from '../errors.ts';
 import { urlRef } from './git.ts';
+import { siteBase } from './names.ts';
 import type { DocsSites, LoadedBuild, SiteRequest } from './sites.ts';
 
 /**
@@ -160,7 +161,7 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
     }
     const { repository, ref } = routed;
     const name = `${repository.owner}/${repository.name}`;
-    const route = routed.path.split('?', 1)[0]!;
+    const route = routed.path;
     const handler = options.routes?.[route.replace(/\/+$/, '')];
     if (!handler && req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed\n');
@@ -186,8 +187,7 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
       return true;
     }
     if (deployment.state === 'unknown') {
-      const base = routed.mode === 'path' ? `/${name}` : routed.mode === 'vanity' ? `/${repository.name}` : '';
-      const links = deployment.refs.map((r) => `<a href="${escapeHtml(`${base}~${encodeURIComponent(urlRef(r))}`)}">${escapeHtml(urlRef(r))}</a>`);
+      const links = deployment.refs.map((r) => `<a href="${escapeHtml(siteBase(routed.mode, repository, urlRef(r)))}">${escapeHtml(urlRef(r))}</a>`);
       notice(res, 404, `No such version of ${name}`, [
         ref === undefined ? `Nothing of ${name} is published yet.` : `${name} has no branch, tag, pull request or commit named <code>${escapeHtml(ref)}</code>.`,
         ...(links.length ? [`Published: ${links.join(', ')}.`] : []),

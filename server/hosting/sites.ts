@@ -2,8 +2,8 @@ import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/orm.ts';
 import { DocsBlob, DocsBuild, DocsDeployment, DocsDomain, DocsFile, DocsRepository, type BuildManifest } from '../db/entities/index.ts';
 import { RESERVED_OWNERS } from '../schemas/docs.ts';
-import { slugOf } from '../services/docs-hosting.ts';
 import { refNames } from './git.ts';
+import { siteBase, slugOf, type RoutingMode } from './names.ts';
 import { SiteSearch } from './search.ts';
 
 /**
@@ -23,7 +23,7 @@ export interface SiteRepository {
 /** Where a request landed: the repository, how it was addressed, the ref (as in the URL) and the path in the site. */
 export interface SiteRequest {
   repository: SiteRepository;
-  mode: 'path' | 'vanity' | 'domain';
+  mode: RoutingMode;
   /** The `{ref}` of `~{ref}`, decoded; undefined for the default branch. */
   ref: string | undefined;
   /** The site's base path as served here (no trailing slash): `/acme/widgets~beta`, `/widgets`, `''`. */
@@ -71,7 +71,7 @@ export class DocsSites {
   readonly #options: SiteOptions;
   readonly #repositories: LRUCache<string, SiteRepository | typeof NONE>;
   readonly #domains: LRUCache<string, SiteRepository | typeof NONE>;
-  readonly #deployments: LRUCache<string, { build: string | null; status?: string } | typeof NONE>;
+  readonly #deployments: LRUCache<string, { build: string | null; wantedCommit: string } | typeof NONE>;
   readonly #builds = new LRUCache<string, LoadedBuild>({ max: 64 });
   readonly #blobs = new LRUCache<string, Buffer>({ maxSize: 128 << 20, sizeCalculation: (data) => Math.max(1, data.length) });
   readonly #searches = new LRUCache<string, SiteSearch>({ max: 32 });
@@ -92,13 +92,15 @@ export class DocsSites {
     this.#deployments.clear();
   }
 
+  /** A repository by slug or id, as sites need it. */
+  async #find(where: { slug: string } | { id: string }): Promise<SiteRepository | typeof NONE> {
+    const row = await this.#db.em().findOne(DocsRepository, where, { fields: ['id', 'owner', 'name', 'defaultBranch'] });
+    return row ? { id: row.id, owner: row.owner, name: row.name, defaultBranch: row.defaultBranch ?? null } : NONE;
+  }
+
   async #repository(slug: string): Promise<SiteRepository | undefined> {
     let cached = this.#repositories.get(slug);
-    if (cached === undefined) {
-      const row = await this.#db.em().findOne(DocsRepository, { slug }, { fields: ['id', 'owner', 'name', 'defaultBranch'] });
-      cached = row ? { id: row.id, owner: row.owner, name: row.name, defaultBranch: row.defaultBranch ?? null } : NONE;
-      this.#repositories.set(slug, cached);
-    }
+    if (cached === undefined) this.#repositories.set(slug, (cached = await this.#find({ slug })));
     return cached === NONE ? undefined : cached;
   }
 
@@ -106,9 +108,7 @@ export class DocsSites {
     let cached = this.#domains.get(hostname);
     if (cached === undefined) {
       const domain = await this.#db.em().findOne(DocsDomain, { hostname });
-      const row = domain && (await this.#db.em().findOne(DocsRepository, { id: domain.repository }, { fields: ['id', 'owner', 'name', 'defaultBranch'] }));
-      cached = row ? { id: row.id, owner: row.owner, name: row.name, defaultBranch: row.defaultBranch ?? null } : NONE;
-      this.#domains.set(hostname, cached);
+      this.#domains.set(hostname, (cached = domain ? await this.#find({ id: domain.repository }) : NONE));
     }
     return cached === NONE ? undefined : cached;
   }
@@ -128,21 +128,21 @@ export class DocsSites {
       const { name, ref } = splitRef(first);
       const repository = name ? await this.#repository(slugOf(owner, name)) : undefined;
       if (!repository) return { mode: 'vanity', unknown: true };
-      return { repository, mode: 'vanity', ref, base: `/${repository.name}${refSuffix(ref)}`, path: `/${rest.join('/')}` };
+      return { repository, mode: 'vanity', ref, base: siteBase('vanity', repository, ref), path: `/${rest.join('/')}` };
     }
     // Only a DNS name can be a custom domain: the service's own host, `localhost` and IP addresses are never looked up.
     const mapped = CUSTOM_DOMAIN.test(hostname) && !service ? await this.#domain(hostname) : undefined;
     if (mapped) {
       const refSegment = segments[0]?.startsWith('~') ? segments.shift()! : undefined;
       const ref = refSegment ? decode(refSegment.slice(1)) : undefined;
-      return { repository: mapped, mode: 'domain', ref, base: ref === undefined ? '' : `/~${encodeURIComponent(ref)}`, path: `/${segments.join('/')}` };
+      return { repository: mapped, mode: 'domain', ref, base: siteBase('domain', mapped, ref), path: `/${segments.join('/')}` };
     }
     const [owner = '', second = '', ...rest] = segments;
     if (!owner || !second || RESERVED_OWNERS.has(owner.toLowerCase())) return undefined;
     const { name, ref } = splitRef(second);
     const repository = await this.#repository(slugOf(decode(owner), name));
     if (!repository) return undefined;
-    return { repository, mode: 'path', ref, base: `/${repository.owner}/${repository.name}${refSuffix(ref)}`, path: `/${rest.join('/')}` };
+    return { repository, mode: 'path', ref, base: siteBase('path', repository, ref), path: `/${rest.join('/')}` };
   }
 
   /** What the URL's ref (undefined: the default branch) serves. */
@@ -168,14 +168,13 @@ export class DocsSites {
     let cached = this.#deployments.get(key);
     if (cached === undefined) {
       const row = await this.#db.em().findOne(DocsDeployment, { repository, ref });
-      cached = row ? { build: row.build ?? null } : NONE;
+      cached = row ? { build: row.build ?? null, wantedCommit: row.wantedCommit } : NONE;
       this.#deployments.set(key, cached);
     }
     if (cached === NONE) return undefined;
     if (cached.build) return { state: 'ready', build: await this.#load(cached.build) };
-    // Published, nothing served yet: how is its newest build doing? (The ref may have just been deleted.)
-    const row = await this.#db.em().findOne(DocsDeployment, { repository, ref });
-    const build = row && (await this.#db.em().findOne(DocsBuild, { repository, commit: row.wantedCommit }));
+    // Published, nothing served yet: how is its newest build doing?
+    const build = await this.#db.em().findOne(DocsBuild, { repository, commit: cached.wantedCommit });
     return build ? this.#stateOf(build) : undefined;
   }
 
@@ -242,5 +241,3 @@ function splitRef(segment: string): { name: string; ref: string | undefined } {
   const ref = decode(segment.slice(at + 1));
   return { name: decode(segment.slice(0, at)), ref: ref === '' ? undefined : ref };
 }
-
-const refSuffix = (ref: string | undefined) => (ref === undefined ? '' : `~${encodeURIComponent(ref)}`);

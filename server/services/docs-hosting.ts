@@ -9,6 +9,7 @@ import { sha256Hex } from '../hash.ts';
 import { BuildQueue, deployBuild } from '../hosting/build-queue.ts';
 import { GitError, urlRef } from '../hosting/git.ts';
 import type { Mirrors } from '../hosting/mirrors.ts';
+import { siteBase, slugOf } from '../hosting/names.ts';
 import type { SecretBox } from '../hosting/secrets.ts';
 import type { BuildOut, RepositoryCreate, RepositoryOut } from '../schemas/docs.ts';
 
@@ -17,7 +18,6 @@ const repositoryNotFound = (owner: string, repo: string) => new AppError('NOT_FO
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 /** Builds of one repository that readers' requests may have waiting or running at once. */
 const ON_DEMAND_BUILDS = 3;
-export const slugOf = (owner: string, repo: string) => `${owner}/${repo}`.toLowerCase();
 
 export function buildView(build: DocsBuild, repository: Pick<DocsRepository, 'owner' | 'name'>): BuildOut {
   return {
@@ -126,7 +126,7 @@ export class DocsHostingService {
     const served = await em.find(DocsBuild, { id: { $in: deployments.flatMap((d) => (d.build ? [d.build] : [])) } });
     const commitOf = new Map(served.map((build) => [build.id, build.commit]));
     const domains = await em.find(DocsDomain, { repository: repository.id }, { orderBy: { hostname: 'asc' } });
-    const path = `/${repository.owner}/${repository.name}`;
+    const path = siteBase('path', repository, undefined);
     return {
       owner: repository.owner,
       repo: repository.name,
@@ -135,7 +135,7 @@ export class DocsHostingService {
       url: path,
       deployments: deployments.map((d) => ({
         ref: d.ref,
-        url: d.ref === `refs/heads/${repository.defaultBranch}` ? path : `${path}~${encodeURIComponent(urlRef(d.ref))}`,
+        url: d.ref === `refs/heads/${repository.defaultBranch}` ? path : siteBase('path', repository, urlRef(d.ref)),
         wantedCommit: d.wantedCommit,
         servedCommit: d.build ? (commitOf.get(d.build) ?? null) : null,
         build: d.build ?? null,
