@@ -55,7 +55,6 @@ async function run(input: WorkerInput) {
     route: page.route,
     title: page.title ?? page.navTitle ?? (page.route === '/' ? data.name : page.route),
     ...(page.description ? { description: page.description } : {}),
-    markdown: markdownPath(page.route),
   }));
   await writeFile(
     input.searchIndexFile,

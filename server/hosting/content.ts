@@ -1,5 +1,5 @@
 import { resolveHosted } from '../../sites/build/hosted.ts';
-import { markdownPath } from '../../sites/build/site-data.ts';
+import { markdownPath, routeUrl } from '../../sites/build/site-data.ts';
 import { normalizeRoute } from '../../sites/config/routes.ts';
 import { snippet } from './search.ts';
 import type { ServedSite } from './serve.ts';
@@ -37,7 +37,7 @@ export class SiteContent {
     return {
       title: page.title,
       url: this.#site.url(page.route),
-      path: page.route === '/' ? `${base}/` : `${base}${page.route}`,
+      path: routeUrl(base, page.route),
       ...(page.description ? { description: page.description } : {}),
     };
   }

@@ -5,6 +5,7 @@ import { LRUCache } from 'lru-cache';
 import { normalizeRoute } from '../../sites/config/routes.ts';
 import { CONTENT_TYPES, extensionOf } from '../../sites/build/content-types.ts';
 import { needsResolving, resolveHosted, type Served } from '../../sites/build/hosted.ts';
+import { routeUrl } from '../../sites/build/site-data.ts';
 import { databaseUnavailable } from '../errors.ts';
 import { urlRef } from './git.ts';
 import { siteBase } from './names.ts';
@@ -201,7 +202,7 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
       request: routed,
       build: deployment.build,
       served,
-      url: (r) => `${origin}${routed.base}${r === '/' ? '/' : r}`,
+      url: (route) => origin + routeUrl(routed.base, route),
     };
     if (handler) {
       await handler(req, res, site);

@@ -33,8 +33,8 @@ export type DocsRepository = InferEntity<typeof DocsRepository>;
 /** What a build knows about its site that the server needs without reading files. */
 export interface BuildManifest {
   name: string;
-  /** Indexable pages in reading order: route, title, description, where its Markdown is. */
-  pages: { route: string; title: string; description?: string | undefined; markdown: string }[];
+  /** Indexable pages in reading order (each one's Markdown is the build's `<page>.md`). */
+  pages: { route: string; title: string; description?: string | undefined }[];
   /** Normalised path -> target (with the hosted base placeholder), from `redirects` and frontmatter `redirect`. */
   redirects: Record<string, string>;
   /** Routes whose page file carries a frontmatter `redirect` (they govern their own path). */
