@@ -1,6 +1,6 @@
 import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
 import type { AppRouter } from '../routers/index.ts';
-import type { EventFrame, ProviderEventName, ProviderEvents } from '../server/events/outbox.ts';
+import type { EventFrame, ProviderEventName, ProviderEvents } from '../server/marketplace/events/outbox.ts';
 import { ApiError } from './errors.ts';
 import { keypairSigner, signedHeaders, type WalletSigner } from './wallet.ts';
 

@@ -1,4 +1,4 @@
-import { docsRouter } from './docs.ts';
+import { docsRouter } from './docs-hosting.ts';
 import { agentsRouter } from './marketplace/agents.ts';
 import { conversationsRouter } from './marketplace/conversations.ts';
 import { eventsRouter } from './marketplace/events.ts';

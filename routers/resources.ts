@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifier, message } from '../server/schemas/common.ts';
+import { identifier, message } from '../server/platform/schemas.ts';
 import {
   AllResources,
   Asset,
@@ -9,7 +9,7 @@ import {
   EmployeeCreate,
   EmployeePatch,
   EmployeeWithOrg,
-} from '../server/schemas/resources.ts';
+} from '../server/resources/schemas.ts';
 import { orgProcedure } from './procedures.ts';
 import { router } from './trpc.ts';
 

@@ -6,9 +6,9 @@
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Services } from '../server/services/index.ts';
-import { AppError, type Api } from '../server/errors.ts';
-import type { RateRuleName } from '../server/rate-limit.ts';
+import type { Services } from '../server/services.ts';
+import { AppError, type Api } from '../server/platform/errors.ts';
+import type { RateRuleName } from '../server/platform/rate-limiter.ts';
 
 // ---- 1. context ------------------------------------------------------------------------------
 

@@ -48,7 +48,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { mulberry32 } from '../server/random.ts';
+import { mulberry32 } from '../server/platform/random.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 /** Page counts to build; BENCH_DOCS_SIZES=20,50 overrides them (quick checks). */

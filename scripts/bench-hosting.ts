@@ -20,9 +20,9 @@ import autocannon from 'autocannon';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startServer } from '../server/app.ts';
-import { defaultDocsConfig, type Config } from '../server/config.ts';
-import { createLogger } from '../server/logger.ts';
-import { buildSearchIndex, SiteSearch } from '../server/hosting/search.ts';
+import { defaultDocsConfig, type Config } from '../server/platform/config.ts';
+import { createLogger } from '../server/platform/logger.ts';
+import { buildSearchIndex, SiteSearch } from '../server/docs-hosting/serving/search.ts';
 import { createGitRepo } from '../tests/helpers/git-repo.ts';
 import { generateSite, writeOurSource } from './bench-docs.ts';
 

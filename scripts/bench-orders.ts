@@ -41,12 +41,12 @@ import { subscribeToEvents, type EventFrame, type EventSubscription } from '../c
 import { buildPaymentHeader, buildPaymentTransaction, fetchPaymentBlockhash, type PaymentBlockhash, type PaymentConfig } from '../client-sdk/payment.ts';
 import { signedHeaders, type WalletSigner } from '../client-sdk/wallet.ts';
 import { startServer, type RunningServer } from '../server/app.ts';
-import type { Config, DatabaseConfig } from '../server/config.ts';
-import { Agent, Conversation, Order } from '../server/db/entities/index.ts';
-import { createLogger } from '../server/logger.ts';
-import { usdcToMicro } from '../server/money.ts';
-import { checkPayment } from '../server/payments/payment-check.ts';
-import { ORDER_STATUSES, type OrderList } from '../server/schemas/marketplace.ts';
+import type { Config, DatabaseConfig } from '../server/platform/config.ts';
+import { Agent, Conversation, Order } from '../server/platform/db/entities.ts';
+import { createLogger } from '../server/platform/logger.ts';
+import { usdcToMicro } from '../server/marketplace/money.ts';
+import { checkPayment } from '../server/marketplace/payment-check.ts';
+import { ORDER_STATUSES, type OrderList } from '../server/marketplace/schemas.ts';
 
 const HOST = '127.0.0.1';
 const AGENTS = 1_000;

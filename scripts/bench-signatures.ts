@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import bs58 from 'bs58';
 import nacl from 'tweetnacl';
 import { generateKeypair, keypairSigner, signedHeaders } from '../client-sdk/wallet.ts';
-import { createWalletVerifier } from '../server/auth/wallet-signature.ts';
+import { createWalletVerifier } from '../server/marketplace/wallet-signature.ts';
 
 const DURATION_MS = 2_000;
 const MAX_ITERATIONS = 1_000_000;

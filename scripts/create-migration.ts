@@ -1,10 +1,10 @@
 /**
  * Diffs the entities against the schema the committed migrations produce, writes a new migration and
- * lists it in server/db/migrations/index.ts. Runs on a throwaway in-memory PGlite: no database needed.
+ * lists it in server/platform/db/migrations/index.ts. Runs on a throwaway in-memory PGlite: no database needed.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 
-const dir = 'server/db/migrations';
+const dir = 'server/platform/db/migrations';
 
 /** index.ts lists the migration files present (so a deleted one cannot break the import below). */
 function writeIndex() {
@@ -25,7 +25,7 @@ function writeIndex() {
 }
 
 writeIndex();
-const { openDatabase } = await import('../server/db/orm.ts');
+const { openDatabase } = await import('../server/platform/db/orm.ts');
 const db = await openDatabase({ kind: 'pglite', dataDir: 'memory://' });
 try {
   const result = await db.orm.migrator.create(dir, false, false, process.argv[2]);

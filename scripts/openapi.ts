@@ -1,6 +1,6 @@
 /** Writes openapi.json from the routers; `--check` fails instead when the committed file differs. */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { buildOpenApiDocument } from '../server/http/openapi.ts';
+import { buildOpenApiDocument } from '../server/platform/http/openapi.ts';
 
 const file = new URL('../openapi.json', import.meta.url);
 const fresh = `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;

@@ -1,5 +1,5 @@
-import { loadConfig } from './config.ts';
-import { createLogger } from './logger.ts';
+import { loadConfig } from './platform/config.ts';
+import { createLogger } from './platform/logger.ts';
 import { startServer } from './app.ts';
 
 const config = loadConfig();

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultDocsConfig } from '../server/config.ts';
+import { defaultDocsConfig } from '../server/platform/config.ts';
 import { createGitRepo, type GitFixture } from './helpers/git-repo.ts';
 import { published } from './helpers/hosting.ts';
 import { startModelStandIn, type ModelStandIn } from './helpers/model-stand-in.ts';

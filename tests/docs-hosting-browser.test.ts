@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultDocsConfig } from '../server/config.ts';
+import { defaultDocsConfig } from '../server/platform/config.ts';
 import { HAS_CHROMIUM, launchChromium, NO_CHROMIUM, seriousViolations } from './helpers/browser.ts';
 import { createGitRepo, type GitFixture } from './helpers/git-repo.ts';
 import { published } from './helpers/hosting.ts';

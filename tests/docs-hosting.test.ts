@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultDocsConfig } from '../server/config.ts';
+import { defaultDocsConfig } from '../server/platform/config.ts';
 import { createGitRepo, type GitFixture } from './helpers/git-repo.ts';
 import { get, published, pushWebhook, settled, type Build } from './helpers/hosting.ts';
 import { restClient, type Rest } from './helpers/rest.ts';

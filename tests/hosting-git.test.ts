@@ -5,7 +5,7 @@
 import { existsSync, lstatSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GitError, GitRepository } from '../server/hosting/git.ts';
+import { GitError, GitRepository } from '../server/docs-hosting/git.ts';
 import { createGitRepo } from './helpers/git-repo.ts';
 
 const repo = createGitRepo();

@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { complete, DEFAULT_MODELS, ProviderError, type ChatTurn, type CompletionRequest, type ModelProvider } from '../server/hosting/providers.ts';
+import { complete, DEFAULT_MODELS, ProviderError, type ChatTurn, type CompletionRequest, type ModelProvider } from '../server/docs-hosting/chat/providers.ts';
 import { startModelStandIn, type ModelStandIn, type StandInBehaviour } from './helpers/model-stand-in.ts';
 
 const KEYS: Record<ModelProvider, string> = {

@@ -3,8 +3,8 @@
  * a call in progress holds its key, outcomes that may change are not remembered, keys are per caller.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IdempotencyRecord } from '../server/db/entities/index.ts';
-import { AppError } from '../server/errors.ts';
+import { IdempotencyRecord } from '../server/platform/db/entities.ts';
+import { AppError } from '../server/platform/errors.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
 let server: TestServer;

@@ -29,12 +29,12 @@ import {
 import { getAddMemoInstruction } from '@solana-program/memo';
 import { getMintDecoder, getTransferCheckedInstruction } from '@solana-program/token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../server/logger.ts';
-import { createLedger } from '../server/payments/index.ts';
-import { LedgerError } from '../server/payments/ledger.ts';
-import { LiteSvmLedger } from '../server/payments/litesvm-ledger.ts';
-import { RpcLedger } from '../server/payments/rpc-ledger.ts';
-import { createSolanaRpcHandler } from '../server/payments/solana-rpc.ts';
+import { createLogger } from '../server/platform/logger.ts';
+import { createLedger } from '../server/marketplace/ledgers/index.ts';
+import { LedgerError } from '../server/marketplace/ledgers/ledger.ts';
+import { LiteSvmLedger } from '../server/marketplace/ledgers/litesvm-ledger.ts';
+import { RpcLedger } from '../server/marketplace/ledgers/rpc-ledger.ts';
+import { createSolanaRpcHandler } from '../server/marketplace/ledgers/solana-rpc.ts';
 import {
   associatedTokenAccount,
   generateKeypairBytes,
@@ -42,7 +42,7 @@ import {
   TOKEN_PROGRAM_ADDRESS,
   wireBytes,
   writeKeypairFile,
-} from '../server/payments/solana.ts';
+} from '../server/marketplace/ledgers/solana.ts';
 
 const USDC = 1_000_000n;
 const SOL = 1_000_000_000n;

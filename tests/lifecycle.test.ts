@@ -6,9 +6,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../server/app.ts';
-import { openDatabase } from '../server/db/orm.ts';
-import type { DatabaseConfig } from '../server/config.ts';
-import { createLogger } from '../server/logger.ts';
+import { openDatabase } from '../server/platform/db/orm.ts';
+import type { DatabaseConfig } from '../server/platform/config.ts';
+import { createLogger } from '../server/platform/logger.ts';
 import { asset, employee, restClient } from './helpers/rest.ts';
 import { createTestDatabase, onPostgres, testConfig } from './helpers/server.ts';
 
@@ -104,7 +104,7 @@ describe('the server process', () => {
   it('org:create prints { orgId, apiKey }; SIGTERM finishes the in-flight request, then exits 0', async () => {
     const env = { ...envFor(database.config), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' };
 
-    const cli = run('server/cli/org-create.ts', ['Process', 'Test'], env);
+    const cli = run('server/resources/org-create.ts', ['Process', 'Test'], env);
     let out = '';
     cli.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
     expect(await exitCode(cli)).toBe(0);

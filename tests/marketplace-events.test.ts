@@ -17,10 +17,10 @@ import {
   type WalletSigner,
 } from '../client-sdk/index.ts';
 import { startServer, type RunningServer } from '../server/app.ts';
-import type { DatabaseConfig } from '../server/config.ts';
-import { LISTENER_NAME } from '../server/events/bus.ts';
-import { recordEvent } from '../server/events/outbox.ts';
-import { createLogger } from '../server/logger.ts';
+import type { DatabaseConfig } from '../server/platform/config.ts';
+import { LISTENER_NAME } from '../server/marketplace/events/bus.ts';
+import { recordEvent } from '../server/marketplace/events/outbox.ts';
+import { createLogger } from '../server/platform/logger.ts';
 import { registration, walletFor, type Wallet } from './helpers/marketplace.ts';
 import { createTestDatabase, onPostgres, testConfig } from './helpers/server.ts';
 import { startServerProcess, stopServerProcess, type ServerProcess } from './helpers/server-process.ts';

@@ -31,8 +31,8 @@ import {
   toTransactionSigner,
   type PaymentConfig,
 } from '../client-sdk/index.ts';
-import { answerSolanaRpc, LiteSvmLedger } from '../server/payments/index.ts';
-import { stringifyWithBigInts } from '../server/payments/solana-rpc.ts';
+import { answerSolanaRpc, LiteSvmLedger } from '../server/marketplace/ledgers/index.ts';
+import { stringifyWithBigInts } from '../server/marketplace/ledgers/solana-rpc.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 import { walletFor } from './helpers/marketplace.ts';
 import { acceptOrder, agentAndConsumer, createOrder, fund, paymentConfig, paymentHeader, publicCall, usdcBalance, type Parties } from './helpers/orders.ts';

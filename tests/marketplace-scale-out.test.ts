@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedHeaders } from '../client-sdk/index.ts';
 import { startServer, type RunningServer } from '../server/app.ts';
-import { createLogger } from '../server/logger.ts';
+import { createLogger } from '../server/platform/logger.ts';
 import { createTestDatabase, onPostgres, testConfig } from './helpers/server.ts';
 import { registration, walletFor } from './helpers/marketplace.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commissionMicro, microToUsdc, usdcToMicro } from '../server/money.ts';
+import { commissionMicro, microToUsdc, usdcToMicro } from '../server/marketplace/money.ts';
 
 describe('USDC amounts', () => {
   it.each([[0, 0n], [0.1, 100_000n], [12.5, 12_500_000n], [1.000001, 1_000_001n], [1e9, 1_000_000_000_000_000n]])(

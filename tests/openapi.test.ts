@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../server/http/openapi.ts';
+import { buildOpenApiDocument } from '../server/platform/http/openapi.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 
 /**

@@ -23,8 +23,8 @@ import {
   type EventFrame,
   type PaymentConfig,
 } from '../client-sdk/index.ts';
-import { ProviderEvent } from '../server/db/entities/index.ts';
-import { commissionMicro } from '../server/money.ts';
+import { ProviderEvent } from '../server/platform/db/entities.ts';
+import { commissionMicro } from '../server/marketplace/money.ts';
 import { registration } from './helpers/marketplace.ts';
 import { usdcBalance } from './helpers/orders.ts';
 import { createTestDatabase, onPostgres, startTestServer, type TestServer } from './helpers/server.ts';

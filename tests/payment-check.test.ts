@@ -46,8 +46,8 @@ import {
   type PaymentConfig,
 } from '../client-sdk/payment.ts';
 import { generateKeypair, keypairSigner, type WalletSigner } from '../client-sdk/wallet.ts';
-import { AppError } from '../server/errors.ts';
-import { checkPayment, MAX_PAYMENT_HEADER_CHARS, type PaymentCheckInput } from '../server/payments/payment-check.ts';
+import { AppError } from '../server/platform/errors.ts';
+import { checkPayment, MAX_PAYMENT_HEADER_CHARS, type PaymentCheckInput } from '../server/marketplace/payment-check.ts';
 
 const TOKEN_2022 = address('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
 const SYSTEM = address('11111111111111111111111111111111');

@@ -9,14 +9,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
-import { commissionMicro } from '../server/money.ts';
-import type { FailPoint } from '../server/payments/failpoints.ts';
+import { commissionMicro } from '../server/marketplace/money.ts';
+import type { FailPoint } from '../server/marketplace/failpoints.ts';
 import { createTestDatabase } from './helpers/server.ts';
 import { restartServerProcess, startServerProcess, stopServerProcess } from './helpers/server-process.ts';
 import { acceptOrder, agentAndConsumer, createOrder, fund, onServer, paymentConfig, paymentHeader, usdcBalance } from './helpers/orders.ts';
-import { openDatabase } from '../server/db/orm.ts';
-import { ProviderEvent } from '../server/db/entities/index.ts';
-import type { DatabaseConfig } from '../server/config.ts';
+import { openDatabase } from '../server/platform/db/orm.ts';
+import { ProviderEvent } from '../server/platform/db/entities.ts';
+import type { DatabaseConfig } from '../server/platform/config.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {

@@ -16,7 +16,7 @@ import {
   WalletSignatureError,
   type SignatureFailure,
   type SignedRequest,
-} from '../server/auth/wallet-signature.ts';
+} from '../server/marketplace/wallet-signature.ts';
 
 const NOW = 1_700_000_000_000;
 const FIVE_MINUTES = 300_000;

@@ -6,8 +6,8 @@ import {
   AgentSearchResult,
   AgentStats,
   AgentUpdate,
-} from '../../server/schemas/marketplace.ts';
-import { isoDateTime } from '../../server/schemas/common.ts';
+} from '../../server/marketplace/schemas.ts';
+import { isoDateTime } from '../../server/platform/schemas.ts';
 import { marketplaceProcedure, walletProcedure } from '../procedures.ts';
 import { router } from '../trpc.ts';
 

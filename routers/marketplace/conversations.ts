@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConversationCreate, ConversationOut, MessageHistory, MessageOut, MessageSend } from '../../server/schemas/marketplace.ts';
+import { ConversationCreate, ConversationOut, MessageHistory, MessageOut, MessageSend } from '../../server/marketplace/schemas.ts';
 import { walletProcedure } from '../procedures.ts';
 import { router } from '../trpc.ts';
 

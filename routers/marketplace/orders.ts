@@ -11,8 +11,8 @@ import {
   PaymentReceipt,
   ReviewCreate,
   ReviewOut,
-} from '../../server/schemas/marketplace.ts';
-import { isoDateTime } from '../../server/schemas/common.ts';
+} from '../../server/marketplace/schemas.ts';
+import { isoDateTime } from '../../server/platform/schemas.ts';
 import { walletProcedure } from '../procedures.ts';
 import { router } from '../trpc.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PaymentConfig, usdc, walletAddress } from '../../server/schemas/marketplace.ts';
+import { PaymentConfig, usdc, walletAddress } from '../../server/marketplace/schemas.ts';
 import { marketplaceProcedure } from '../procedures.ts';
 import { router } from '../trpc.ts';
 

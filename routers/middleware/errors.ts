@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import { AppError, databaseUnavailable, fieldProblems } from '../../server/errors.ts';
+import { AppError, databaseUnavailable, fieldProblems } from '../../server/platform/errors.ts';
 import { middleware } from '../trpc.ts';
 
 /**

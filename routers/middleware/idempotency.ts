@@ -1,5 +1,5 @@
-import { AppError } from '../../server/errors.ts';
-import type { Outcome } from '../../server/services/idempotency.ts';
+import { AppError } from '../../server/platform/errors.ts';
+import type { Outcome } from '../../server/marketplace/idempotency.ts';
 import { asAppError } from './errors.ts';
 import { middleware } from '../trpc.ts';
 

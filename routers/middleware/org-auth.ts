@@ -1,4 +1,4 @@
-import { unauthorized } from '../../server/errors.ts';
+import { unauthorized } from '../../server/platform/errors.ts';
 import { middleware } from '../trpc.ts';
 
 /** `Authorization: Bearer <organization API key>`; the key's organization scopes the call. */

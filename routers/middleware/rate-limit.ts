@@ -1,6 +1,6 @@
-import { AppError } from '../../server/errors.ts';
-import { RATE_RULES, type RateDecision, type RateRuleName } from '../../server/rate-limit.ts';
-import type { Services } from '../../server/services/index.ts';
+import { AppError } from '../../server/platform/errors.ts';
+import { RATE_RULES, type RateDecision, type RateRuleName } from '../../server/platform/rate-limiter.ts';
+import type { Services } from '../../server/services.ts';
 import { middleware, type ResponseHeaders } from '../trpc.ts';
 
 /** The key of calls made by no proven wallet. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../../server/db/orm.ts';
+import { openDatabase } from '../../server/platform/db/orm.ts';
 
 /**
  * PGlite's cold start (initdb in WASM) takes seconds; pay it once per run: migrate a data dir here

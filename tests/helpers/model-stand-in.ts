@@ -21,7 +21,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MODEL_PROVIDERS, type ModelProvider } from '../../server/hosting/providers.ts';
+import { MODEL_PROVIDERS, type ModelProvider } from '../../server/docs-hosting/chat/providers.ts';
 
 export interface RecordedRequest {
   /** From the path prefix; undefined for a path outside every provider. */

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import type { DatabaseConfig } from '../../server/config.ts';
+import type { DatabaseConfig } from '../../server/platform/config.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 

@@ -5,8 +5,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createResourceClient, type ResourceClient } from '../../client-sdk/index.ts';
 import { startServer, type RunningServer } from '../../server/app.ts';
-import type { Config, DatabaseConfig } from '../../server/config.ts';
-import { createLogger } from '../../server/logger.ts';
+import type { Config, DatabaseConfig } from '../../server/platform/config.ts';
+import { createLogger } from '../../server/platform/logger.ts';
 import { restClient, type Rest } from './rest.ts';
 
 /** Tests run on PGlite by default and on PostgreSQL when DATABASE_URL is set (CI runs both). */

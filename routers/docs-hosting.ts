@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import {
+  AgentCreate,
+  AgentOut,
+  BuildList,
+  BuildListInput,
+  BuildOut,
+  DomainCreate,
+  DomainOut,
+  DomainRef,
+  PublishInput,
+  RepositoryCreate,
+  RepositoryCreated,
+  RepositoryOut,
+  RepositoryRef,
+  WebhookInput,
+  WebhookOut,
+} from '../server/docs-hosting/schemas.ts';
+import { orgProcedure, publicProcedure } from './procedures.ts';
+import { router } from './trpc.ts';
+
+/** Organization calls of documentation hosting (docs/docs-hosting.md): an API key, `{ error, message, details }` errors. */
+const docsProcedure = orgProcedure.meta({ api: 'docs' });
+const tags = ['Documentation hosting'];
+const site = '/api/docs/repositories/{owner}/{repo}';
+
+export const docsRouter = router({
+  repositories: router({
+    create: docsProcedure
+      .meta({
+        successStatus: 201,
+        errorStatuses: [400, 401, 409, 413, 422],
+        openapi: { method: 'POST', path: '/api/docs/repositories', tags, summary: 'Register a repository: owner/repo -> a git URL', protect: true },
+      })
+      .input(RepositoryCreate)
+      .output(RepositoryCreated)
+      .mutation(({ ctx, input }) => ctx.services.docs.register(ctx.orgId, input)),
+
+    get: docsProcedure
+      .meta({
+        errorStatuses: [401, 404, 422],
+        openapi: { method: 'GET', path: site, tags, summary: 'A repository: what each ref serves, its domains', protect: true },
+      })
+      .input(RepositoryRef)
+      .output(RepositoryOut)
+      .query(({ ctx, input }) => ctx.services.docs.get(ctx.orgId, input.owner, input.repo)),
+
+    publish: docsProcedure
+      .meta({
+        errorStatuses: [400, 401, 404, 422, 503],
+        openapi: {
+          method: 'POST',
+          path: `${site}/publish`,
+          tags,
+          summary: 'Publish a ref: fetch the repository and build its commit',
+          description: 'Answers the build (reused when the commit was built before). The ref keeps serving its last good build until this one succeeds.',
+          protect: true,
+        },
+      })
+      .input(PublishInput)
+      .output(BuildOut)
+      .mutation(({ ctx, input }) => ctx.services.docs.publish(ctx.orgId, input.owner, input.repo, input.ref)),
+
+    builds: docsProcedure
+      .meta({
+        errorStatuses: [401, 404, 422],
+        openapi: { method: 'GET', path: `${site}/builds`, tags, summary: 'Builds of a repository, newest first', protect: true },
+      })
+      .input(BuildListInput)
+      .output(BuildList)
+      .query(({ ctx, input: { owner, repo, ...page } }) => ctx.services.docs.builds(ctx.orgId, owner, repo, page)),
+
+    webhook: publicProcedure
+      .meta({
+        api: 'docs',
+        errorStatuses: [400, 401, 404, 413, 422, 503],
+        openapi: {
+          method: 'POST',
+          path: `${site}/webhook`,
+          tags,
+          summary: 'Push webhook (GitHub format)',
+          description:
+            'Signed with the repository webhook secret: `X-Hub-Signature-256: sha256=<HMAC-SHA256 of the body>`. `X-GitHub-Event`: `push` publishes the pushed branch or tag, `pull_request` the pull request, `ping` nothing.',
+          protect: false,
+        },
+      })
+      .input(WebhookInput)
+      .output(WebhookOut)
+      .mutation(({ ctx, input: { owner, repo, ...body } }) =>
+        ctx.services.docs.webhook(owner, repo, {
+          event: ctx.headers['x-github-event'] as string | undefined,
+          signature: ctx.headers['x-hub-signature-256'] as string | undefined,
+          rawBody: ctx.rawBody ?? '',
+          body,
+        }),
+      ),
+
+    createAgent: docsProcedure
+      .meta({
+        successStatus: 201,
+        errorStatuses: [400, 401, 404, 413, 422],
+        openapi: {
+          method: 'POST',
+          path: `${site}/agents`,
+          tags,
+          summary: 'Register a model provider for the chat panel (`docs agent create`)',
+          description: 'Answers the credential to put in docs.json as `agent.key`. The provider key is stored encrypted and never returned.',
+          protect: true,
+        },
+      })
+      .input(AgentCreate)
+      .output(AgentOut)
+      .mutation(({ ctx, input }) => ctx.services.docs.createAgent(ctx.orgId, input)),
+  }),
+
+  builds: router({
+    get: docsProcedure
+      .meta({
+        errorStatuses: [401, 404, 422],
+        openapi: { method: 'GET', path: '/api/docs/builds/{id}', tags, summary: 'A build: status, progress, validation report', protect: true },
+      })
+      .input(z.object({ id: z.uuid() }))
+      .output(BuildOut)
+      .query(({ ctx, input }) => ctx.services.docs.build(ctx.orgId, input.id)),
+  }),
+
+  domains: router({
+    create: docsProcedure
+      .meta({
+        successStatus: 201,
+        errorStatuses: [400, 401, 404, 409, 422],
+        openapi: { method: 'POST', path: '/api/docs/domains', tags, summary: "Map a custom domain to a repository's sites", protect: true },
+      })
+      .input(DomainCreate)
+      .output(DomainOut)
+      .mutation(({ ctx, input }) => ctx.services.docs.addDomain(ctx.orgId, input.hostname, input.owner, input.repo)),
+
+    remove: docsProcedure
+      .meta({
+        successStatus: 204,
+        errorStatuses: [401, 404, 422],
+        openapi: { method: 'DELETE', path: '/api/docs/domains/{hostname}', tags, summary: 'Unmap a custom domain', protect: true },
+      })
+      .input(DomainRef)
+      .output(z.void())
+      .mutation(({ ctx, input }) => ctx.services.docs.removeDomain(ctx.orgId, input.hostname)),
+  }),
+});

@@ -1,0 +1,55 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { WorkerInput, WorkerMessage } from './worker.ts';
+
+const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
+
+export type BuildOutcome = Extract<WorkerMessage, { type: 'done' | 'failed' }>;
+
+/**
+ * Runs one build in a child process (build-worker.ts) and answers its outcome: never throws for what the build
+ * itself does (a crash, a timeout and an out-of-memory are failed outcomes with a reason).
+ */
+export function runBuildWorker(
+  input: WorkerInput,
+  options: { timeoutMs: number; signal?: AbortSignal; onProgress?: (progress: { phase: string; done?: number; total?: number }) => void },
+): Promise<BuildOutcome> {
+  return new Promise((resolve) => {
+    // A repository's build gets nothing of the server's environment (database URL, keys): only what running needs.
+    const env: NodeJS.ProcessEnv = { ASTRO_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', HOME: dirname(input.out) };
+    for (const name of ['PATH', 'TMPDIR', 'LANG', 'LC_ALL', 'TZ']) if (process.env[name] !== undefined) env[name] = process.env[name];
+    const child = spawn(process.execPath, [WORKER, JSON.stringify(input)], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const stop = () => child.kill('SIGKILL');
+    options.signal?.addEventListener('abort', stop, { once: true });
+    let outcome: BuildOutcome | undefined;
+    let stderr = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, options.timeoutMs);
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      let message: WorkerMessage;
+      try {
+        message = JSON.parse(line) as WorkerMessage;
+      } catch {
+        return; // a library's stray output
+      }
+      if (message.type === 'progress') options.onProgress?.(message);
+      else outcome = message;
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', stop);
+      if (options.signal?.aborted) return resolve({ type: 'failed', error: 'Another process took this build over' });
+      if (outcome && (outcome.type === 'failed' || code === 0)) return resolve(outcome);
+      const why = timedOut
+        ? `The build took longer than ${Math.round(options.timeoutMs / 1000)} s and was stopped`
+        : `The build process ended unexpectedly (${signal ?? `exit code ${code}`})${stderr.trim() ? `: ${stderr.trim().split('\n').at(-1)}` : ''}`;
+      resolve({ type: 'failed', error: why });
+    });
+  });
+}

@@ -1,0 +1,237 @@
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { EntityManager } from '@mikro-orm/sql';
+import type { Database } from '../../platform/db/orm.ts';
+import { sha256Hex } from '../../platform/hash.ts';
+import { DocsBuild, DocsRepository, type BuildManifest } from '../../platform/db/entities.ts';
+import { runBuildWorker, type BuildOutcome } from './builder.ts';
+import type { Mirrors } from '../mirrors.ts';
+
+/**
+ * Builds run from a queue in the database, so any server process may run any build and a build survives the
+ * process that started it:
+ * - a process claims the oldest QUEUED build (or a BUILDING one whose lease ran out: its process died) with
+ *   `FOR UPDATE SKIP LOCKED`, and renews the lease while the build runs;
+ * - each process runs at most `concurrency` builds at once, each in a child process (builder.ts);
+ * - the built files go into the database (content-addressed blobs, shared by builds), then the build becomes
+ *   SUCCEEDED and the refs that asked for its commit serve it, in one transaction;
+ * - a build that fails keeps its problems and error; the refs keep serving their last good build.
+ * Every step can run again after a crash (inserts ignore what is already there), so a build whose process
+ * died is simply built again, at most MAX_ATTEMPTS times.
+ */
+
+export const MAX_ATTEMPTS = 3;
+/** Rows per INSERT when storing a build's files (each blob row up to a few MB). */
+const INSERT_BATCH_BYTES = 8 << 20;
+
+export interface BuildQueueOptions {
+  workDir: string;
+  concurrency: number;
+  timeoutMs: number;
+  /** How long a claim holds without renewal (renewed every third of it). Default 60 s. */
+  leaseMs?: number;
+  /** How often idle processes look for builds queued by others. Default 2 s. */
+  pollMs?: number;
+  /** After a build changed what refs serve (caches of this process). */
+  onDeployed?: (repositoryId: string) => void;
+  log?: (level: 'info' | 'warn' | 'error', data: object, message: string) => void;
+}
+
+export class BuildQueue {
+  readonly #db: Database;
+  readonly #mirrors: Mirrors;
+  readonly #options: Required<Omit<BuildQueueOptions, 'onDeployed' | 'log'>> & Pick<BuildQueueOptions, 'onDeployed' | 'log'>;
+  #running = 0;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #closed = false;
+  readonly #active = new Set<Promise<void>>();
+
+  constructor(db: Database, mirrors: Mirrors, options: BuildQueueOptions) {
+    this.#db = db;
+    this.#mirrors = mirrors;
+    this.#options = { leaseMs: 60_000, pollMs: 2_000, ...options };
+  }
+
+  /**
+   * Starts taking builds. `sole`: no other process shares the database (the embedded one), so builds left
+   * BUILDING were a dead process's and are queued again at once instead of after their lease.
+   */
+  async start({ sole }: { sole: boolean }): Promise<void> {
+    if (sole) await this.#db.em().nativeUpdate(DocsBuild, { status: 'BUILDING' }, { status: 'QUEUED', leaseUntil: null, progress: null });
+    this.#timer = setInterval(() => this.wake(), this.#options.pollMs).unref();
+    this.wake();
+  }
+
+  /** Looks for work now (after a build was queued in this process). */
+  wake(): void {
+    if (this.#closed || this.#running >= this.#options.concurrency) return;
+    this.#running++;
+    const task = this.#claim()
+      .then((build) => (build ? this.#execute(build).then(() => this.#again()) : undefined))
+      .catch((error: unknown) => this.#options.log?.('error', { err: error }, 'docs build queue failed'))
+      .finally(() => {
+        this.#running--;
+        this.#active.delete(task);
+      });
+    this.#active.add(task);
+  }
+
+  #again() {
+    // One build done: take the next one at once rather than at the next poll.
+    queueMicrotask(() => this.wake());
+  }
+
+  /** Stops taking builds; running ones are left to finish or to be claimed again after their lease. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#timer);
+    await Promise.allSettled([...this.#active]);
+  }
+
+  async #claim(): Promise<DocsBuild | undefined> {
+    const lease = `${Math.ceil(this.#options.leaseMs / 1000)} seconds`;
+    const rows = await this.#db.em().execute<{ id: string }[]>(
+      `update docs_build set status = 'BUILDING', attempts = attempts + 1, lease_until = now() + interval '${lease}',
+         started_at = coalesce(started_at, now()), progress = null
+       where id = (select id from docs_build
+                   where status = 'QUEUED' or (status = 'BUILDING' and lease_until < now())
+                   order by created_at limit 1 for update skip locked)
+       returning id`,
+    );
+    const id = rows[0]?.id;
+    return id ? ((await this.#db.em().findOne(DocsBuild, { id })) ?? undefined) : undefined;
+  }
+
+  async #execute(build: DocsBuild): Promise<void> {
+    const { log } = this.#options;
+    if (build.attempts > MAX_ATTEMPTS) {
+      return this.#fail(build, { type: 'failed', error: `The build did not finish in ${MAX_ATTEMPTS} attempts (the process running it stopped each time)` });
+    }
+    const repository = await this.#db.em().findOneOrFail(DocsRepository, { id: build.repository });
+    const lease = `${Math.ceil(this.#options.leaseMs / 1000)} seconds`;
+    // This attempt holds the build while its lease is renewed; one that lost it (another process took the build over
+    // after a stall) stops, and its writes, all conditional on the attempt, change nothing.
+    const lost = new AbortController();
+    const renew = setInterval(() => {
+      void this.#db
+        .em()
+        .execute<{ affectedRows: number }>(`update docs_build set lease_until = now() + interval '${lease}' where id = ? and status = 'BUILDING' and attempts = ?`, [build.id, build.attempts], 'run')
+        .then((result) => result.affectedRows === 0 && lost.abort())
+        .catch((error: unknown) => log?.('warn', { err: error, build: build.id }, 'could not renew a build lease'));
+    }, this.#options.leaseMs / 3).unref();
+    const scratch = join(this.#options.workDir, 'builds', `${build.id}-${build.attempts}`);
+    const started = performance.now();
+    try {
+      await rm(scratch, { recursive: true, force: true });
+      await mkdir(scratch, { recursive: true });
+      const source = join(scratch, 'source');
+      // The mirror may be missing in this process (another one synced it): fetch first.
+      await this.#mirrors.extract(repository.id, build.commit, source).catch(async () => {
+        await this.#mirrors.sync(repository.id, repository.source);
+        await this.#mirrors.extract(repository.id, build.commit, source);
+      });
+      let lastProgress = 0;
+      const outcome = await runBuildWorker(
+        { source, out: join(scratch, 'site'), searchIndexFile: join(scratch, 'search.json'), codeHost: { name: `${repository.owner}/${repository.name}` } },
+        {
+          timeoutMs: this.#options.timeoutMs,
+          signal: lost.signal,
+          onProgress: (progress) => {
+            if (Date.now() - lastProgress < 1000) return;
+            lastProgress = Date.now();
+            void this.#db.em().nativeUpdate(DocsBuild, this.#mine(build), { progress }).catch(() => {});
+          },
+        },
+      );
+      if (outcome.type === 'failed') return await this.#fail(build, outcome);
+      await this.#store(build, scratch, outcome);
+      log?.('info', { build: build.id, repository: repository.slug, commit: build.commit, pages: outcome.pages, ms: Math.round(performance.now() - started) }, 'docs build succeeded');
+    } catch (error) {
+      // Our own failure (git, the database): the lease runs out and the build is tried again.
+      log?.('error', { err: error, build: build.id }, 'docs build could not run');
+      throw error;
+    } finally {
+      clearInterval(renew);
+      await rm(scratch, { recursive: true, force: true }).catch(() => {});
+    }
+  }
+
+  /** The build as long as this attempt holds it. */
+  #mine(build: DocsBuild) {
+    return { id: build.id, status: 'BUILDING', attempts: build.attempts };
+  }
+
+  async #fail(build: DocsBuild, outcome: Extract<BuildOutcome, { type: 'failed' }>): Promise<void> {
+    await this.#db.em().nativeUpdate(
+      DocsBuild,
+      this.#mine(build),
+      { status: 'FAILED', error: outcome.error.slice(0, 4000), problems: (outcome.problems ?? []) as Record<string, unknown>[], progress: null, leaseUntil: null, finishedAt: new Date() },
+    );
+    this.#options.log?.('warn', { build: build.id, error: outcome.error }, 'docs build failed');
+  }
+
+  /** Files and blobs first (idempotent), then, in one transaction, SUCCEEDED and the refs that serve it. */
+  async #store(build: DocsBuild, scratch: string, outcome: Extract<BuildOutcome, { type: 'done' }>): Promise<void> {
+    const site = join(scratch, 'site');
+    const files = (await readdir(site, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name).slice(site.length + 1).split('\\').join('/'))
+      // The redirects map lives in the manifest; it is not a page of the site.
+      .filter((path) => path !== '_redirects.json');
+    const searchIndex = await readFile(join(scratch, 'search.json'));
+    const searchHash = await this.#insertBlobs([searchIndex]).then(([hash]) => hash!);
+    for (let i = 0; i < files.length; ) {
+      const batch: { path: string; data: Buffer }[] = [];
+      let bytes = 0;
+      while (i < files.length && (batch.length === 0 || bytes < INSERT_BATCH_BYTES)) {
+        const data = await readFile(join(site, files[i]!));
+        batch.push({ path: files[i]!, data });
+        bytes += data.length;
+        i++;
+      }
+      const hashes = await this.#insertBlobs(batch.map((file) => file.data));
+      const values = batch.map(() => '(?, ?, ?, ?)').join(', ');
+      await this.#db.em().execute(
+        `insert into docs_file (build_id, path, blob, size) values ${values} on conflict do nothing`,
+        batch.flatMap((file, n) => [build.id, file.path, hashes[n]!, file.data.length]),
+      );
+    }
+    const manifest: BuildManifest = { ...outcome.manifest, searchIndex: searchHash };
+    await this.#db.em().transactional(async (em) => {
+      const done = await em.nativeUpdate(
+        DocsBuild,
+        this.#mine(build),
+        { status: 'SUCCEEDED', manifest, pages: outcome.pages, problems: outcome.problems as Record<string, unknown>[], error: null, progress: null, leaseUntil: null, finishedAt: new Date() },
+      );
+      if (done === 1) await deployBuild(em, build.id);
+    });
+    this.#options.onDeployed?.(build.repository);
+  }
+
+  /** Inserts blobs that are not stored yet; answers their hashes, in order. */
+  async #insertBlobs(contents: Buffer[]): Promise<string[]> {
+    const hashes = contents.map(sha256Hex);
+    const unique = new Map(hashes.map((hash, i) => [hash, contents[i]!]));
+    const values = [...unique].map(() => '(?, ?, ?)').join(', ');
+    await this.#db.em().execute(
+      `insert into docs_blob (hash, data, size) values ${values} on conflict do nothing`,
+      [...unique].flatMap(([hash, data]) => [hash, data, data.length]),
+    );
+    return hashes;
+  }
+}
+
+/**
+ * The refs that asked for a succeeded build's commit serve it: those whose newest wanted commit it is, and those
+ * that serve nothing yet (an older commit is better than no site while the newest one builds).
+ */
+export async function deployBuild(em: EntityManager, buildId: string): Promise<void> {
+  await em.execute(
+    `update docs_deployment d set build_id = b.id, updated_at = now()
+     from docs_build b
+     where b.id = ? and b.status = 'SUCCEEDED' and d.repository_id = b.repository_id
+       and d.ref in (select jsonb_array_elements_text(b.refs))
+       and (d.wanted_commit = b.commit or d.build_id is null)`,
+    [buildId],
+  );
+}

@@ -1,0 +1,94 @@
+/**
+ * One hosted build, in a child process of the server (server/hosting/builder.ts): Astro's build is CPU- and
+ * memory-heavy and must not stall the server's event loop, and a crash or a timeout must only end this process.
+ *
+ * Input: one JSON argument `{ source, out, codeHost }`. Output: JSON lines on stdout: `{ type: 'progress', ... }`
+ * while building, then `{ type: 'done', pages, problems, manifest }` (the search index is written next to `out`),
+ * or `{ type: 'failed', error, problems? }`.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { BuildError, buildSite } from '../../../sites/build/index.ts';
+import { HOSTED_BASE, HOSTED_ORIGIN } from '../../../sites/build/hosted.ts';
+import { listedPages, redirectsMap } from '../../../sites/build/outputs.ts';
+import { markdownPath } from '../../../sites/build/site-data.ts';
+import type { BuildManifest } from '../entities.ts';
+import { sha256Hex } from '../../platform/hash.ts';
+import { buildSearchIndex } from '../serving/search.ts';
+
+export interface WorkerInput {
+  source: string;
+  out: string;
+  /** Where the search index goes (outside `out`: it is not a file of the site). */
+  searchIndexFile: string;
+  codeHost: { name: string; url?: string };
+}
+
+export type WorkerMessage =
+  | { type: 'progress'; phase: string; done?: number; total?: number }
+  | { type: 'done'; pages: number; problems: unknown[]; manifest: Omit<BuildManifest, 'searchIndex'> }
+  | { type: 'failed'; error: string; problems?: unknown[] };
+
+const send = (message: WorkerMessage) => process.stdout.write(`${JSON.stringify(message)}\n`);
+
+async function run(input: WorkerInput) {
+  let lastProgress = 0;
+  const result = await buildSite({
+    source: input.source,
+    out: input.out,
+    base: HOSTED_BASE,
+    site: HOSTED_ORIGIN,
+    failOnErrors: true,
+    context: { published: true, hosted: true, defaultBranch: true, customDomain: true, codeHost: input.codeHost },
+    onProgress: ({ phase, done, total }) => {
+      // At most a few messages a second: the server records progress, it does not need every page.
+      const now = Date.now();
+      if (done !== undefined && done !== total && now - lastProgress < 250) return;
+      lastProgress = now;
+      send({ type: 'progress', phase, ...(done !== undefined ? { done } : {}), ...(total !== undefined ? { total } : {}) });
+    },
+  });
+  const { data } = result;
+  const listed = listedPages(data);
+  const markdown = await Promise.all(listed.map((page) => readFile(join(input.out, markdownPath(page.route)), 'utf8').catch(() => '')));
+  const pages = listed.map((page) => ({
+    route: page.route,
+    title: page.title ?? page.navTitle ?? (page.route === '/' ? data.name : page.route),
+    ...(page.description ? { description: page.description } : {}),
+  }));
+  await writeFile(
+    input.searchIndexFile,
+    buildSearchIndex(pages.map((page, i) => ({ id: page.route, title: page.title, description: page.description, text: markdown[i] ?? '' }))),
+  );
+  const { agent, mcp } = data.config;
+  send({
+    type: 'done',
+    pages: result.pages,
+    problems: result.problems,
+    manifest: {
+      name: data.name,
+      pages,
+      redirects: redirectsMap(data, data.config),
+      pageRedirects: data.pages.filter((page) => page.redirect).map((page) => page.route),
+      mcp: { enabled: mcp.enabled },
+      agent: {
+        ...(agent.key ? { keyHash: sha256Hex(agent.key) } : {}),
+        ...(agent.models ? { models: agent.models as Record<string, string> } : {}),
+        limits: agent.limits,
+      },
+    },
+  });
+}
+
+// A build outlives nothing: when the server that started it dies (this process is handed to another parent), it
+// stops too; the build is claimed again once its lease runs out.
+const parent = process.ppid;
+setInterval(() => process.ppid !== parent && process.exit(1), 1000).unref();
+
+try {
+  await run(JSON.parse(process.argv[2] ?? '{}') as WorkerInput);
+} catch (error) {
+  if (error instanceof BuildError) send({ type: 'failed', error: error.message, problems: error.problems });
+  else send({ type: 'failed', error: `The build crashed: ${(error as Error).message ?? String(error)}` });
+  process.exitCode = 1;
+}

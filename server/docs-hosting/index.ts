@@ -1,0 +1,70 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import type { DocsConfig } from '../platform/config.ts';
+import type { Database } from '../platform/db/orm.ts';
+import type { Logger } from '../platform/logger.ts';
+import { DocsHostingService } from './service.ts';
+import type { RateLimiter } from '../platform/rate-limiter.ts';
+import { BuildQueue } from './builds/queue.ts';
+import { createChatRoute } from './chat/chat.ts';
+import { createMcpRoute } from './serving/mcp.ts';
+import { Mirrors } from './mirrors.ts';
+import { SecretBox } from './secrets.ts';
+import { createDocsHandler } from './serving/serve.ts';
+import { DocsSites } from './serving/sites.ts';
+
+export interface DocsHosting {
+  service: DocsHostingService;
+  sites: DocsSites;
+  /** Answers requests for hosted sites; false for everything else. */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  /** Starts taking builds (`sole`: this process alone uses the database). */
+  start(options: { sole: boolean }): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Documentation hosting as one piece: git mirrors, the build queue, the organization API's service, site serving
+ * with its MCP endpoint and chat panel. `limiter` counts chat questions (agent.limits).
+ */
+export function createDocsHosting(
+  db: Database,
+  config: DocsConfig,
+  options: { publicBaseUrl?: string | undefined; log: Logger; limiter: RateLimiter },
+): DocsHosting {
+  const { log } = options;
+  const secrets = SecretBox.load({ key: config.secretKey, file: config.secretFile });
+  const serviceHost = options.publicBaseUrl ? new URL(options.publicBaseUrl).hostname : undefined;
+  const mirrors = new Mirrors(join(config.workDir, 'mirrors'), { allowLocal: config.allowLocalSources });
+  const sites = new DocsSites(db, {
+    vanityDomain: config.vanityDomain,
+    serviceHosts: serviceHost ? [serviceHost] : [],
+    buildOnDemand: (repository, ref) => service.buildOnDemand(repository.id, ref),
+  });
+  const queue = new BuildQueue(db, mirrors, {
+    workDir: config.workDir,
+    concurrency: config.buildConcurrency,
+    timeoutMs: config.buildTimeoutMs,
+    ...(config.leaseMs ? { leaseMs: config.leaseMs } : {}),
+    onDeployed: () => sites.invalidate(),
+    log: (level, data, message) => log[level](data, message),
+  });
+  const service = new DocsHostingService(db, {
+    mirrors,
+    queue,
+    secrets,
+    publicBaseUrl: options.publicBaseUrl,
+    serviceHost,
+    vanityDomain: config.vanityDomain,
+    onChange: () => sites.invalidate(),
+  });
+  const chat = createChatRoute({ db, sites, secrets, limiter: options.limiter, providerUrls: config.providerUrls, log: (data, message) => log.warn(data, message) });
+  const handle = createDocsHandler(sites, { publicBaseUrl: options.publicBaseUrl, routes: { '/mcp': createMcpRoute(sites), '/_chat': chat } });
+  return {
+    service,
+    sites,
+    handle,
+    start: (startOptions) => queue.start(startOptions),
+    close: () => queue.close(),
+  };
+}

@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { MODEL_PROVIDERS } from '../../sites/config/schema/agent.ts';
+import { isoDateTime, text } from '../platform/schemas.ts';
+
+/**
+ * The documentation-hosting API (docs/docs-hosting.md): repositories, publishing, builds, custom domains and
+ * chat-panel agents. Calls carry an organization API key; a repository belongs to the organization that
+ * registered it.
+ */
+
+/**
+ * First path segments the service itself uses: no owner may take them (`/api/...` is the marketplace, not the
+ * docs of an owner named `api`).
+ */
+export const RESERVED_OWNERS = new Set(['api', 'trpc', 'ws', 'dev', 'health', 'reference', 'employee-resources', 'asset-resources', 'all-resources', 'mcp']);
+
+/** A code-host style owner name: letters, digits and single hyphens (as GitHub's). */
+export const ownerName = z
+  .string()
+  .regex(/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/, 'Use 1-39 letters, digits or single hyphens, not at either end')
+  .refine((owner) => !RESERVED_OWNERS.has(owner.toLowerCase()), 'Reserved by the service')
+  .meta({ description: 'Owner (user or organization) name', example: 'acme' });
+
+/** A repository name: letters, digits, `.`, `_`, `-` (no `~`: it separates a ref in site URLs). */
+export const repoName = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,100}$/, 'Use 1-100 letters, digits, dots, underscores or hyphens')
+  .refine((name) => !/^\.+$/.test(name), 'Must not consist of dots only')
+  .meta({ description: 'Repository name', example: 'widgets' });
+
+const site = { owner: ownerName, repo: repoName };
+
+export const RepositoryCreate = z.strictObject({
+  ...site,
+  source: text(2000)
+    .min(1)
+    .meta({ description: 'Git URL (https) of the repository, or a local path where the operator allows it (DOCS_LOCAL_SOURCES)', example: 'https://github.com/acme/widgets.git' }),
+});
+export type RepositoryCreate = z.infer<typeof RepositoryCreate>;
+
+export const RepositoryRef = z.object(site);
+
+const buildStatus = z.enum(['QUEUED', 'BUILDING', 'SUCCEEDED', 'FAILED']);
+
+export const Problem = z
+  .object({
+    severity: z.enum(['error', 'warning']),
+    file: z.string(),
+    line: z.number(),
+    column: z.number(),
+    path: z.string(),
+    message: z.string(),
+    suggestion: z.string().optional(),
+  })
+  .meta({ id: 'DocsProblem', description: 'A validation problem: file, 1-based line and column, JSON path' });
+
+export const BuildOut = z
+  .object({
+    id: z.uuid(),
+    owner: z.string(),
+    repo: z.string(),
+    commit: z.string().meta({ description: 'The commit built (40 hex digits)' }),
+    status: buildStatus,
+    refs: z.array(z.string()).meta({ description: 'Refs that serve this build once it succeeds (`refs/heads/main`)' }),
+    pages: z.number().int().nullable(),
+    problems: z.array(Problem).meta({ description: 'The validation report (also of failed builds)' }),
+    error: z.string().nullable().meta({ description: 'Why the build failed' }),
+    progress: z.object({ phase: z.string(), done: z.number().optional(), total: z.number().optional() }).nullable(),
+    createdAt: isoDateTime,
+    startedAt: isoDateTime.nullable(),
+    finishedAt: isoDateTime.nullable(),
+  })
+  .meta({ id: 'DocsBuild' });
+export type BuildOut = z.infer<typeof BuildOut>;
+
+export const Deployment = z.object({
+  ref: z.string().meta({ description: 'Full ref name: refs/heads/main, refs/tags/v1.0, refs/pull/7/head' }),
+  url: z.string().meta({ description: 'Where the ref is served (a path of this service)' }),
+  wantedCommit: z.string().meta({ description: 'The newest commit published for the ref' }),
+  servedCommit: z.string().nullable().meta({ description: 'The commit served (the last good build; null before one succeeded)' }),
+  build: z.uuid().nullable(),
+});
+
+export const RepositoryOut = z
+  .object({
+    owner: z.string(),
+    repo: z.string(),
+    source: z.string(),
+    defaultBranch: z.string().nullable(),
+    url: z.string().meta({ description: 'The site of the default branch: /{owner}/{repo}' }),
+    deployments: z.array(Deployment),
+    domains: z.array(z.string()),
+    createdAt: isoDateTime,
+  })
+  .meta({ id: 'DocsRepository' });
+export type RepositoryOut = z.infer<typeof RepositoryOut>;
+
+export const RepositoryCreated = RepositoryOut.extend({
+  webhookSecret: z.string().meta({ description: 'HMAC-SHA256 key of the push webhook (shown once)' }),
+  webhookUrl: z.string().meta({ description: 'Where the code host posts push events' }),
+});
+
+export const PublishInput = z.strictObject({
+  ...site,
+  ref: text(255)
+    .min(1)
+    .optional()
+    .meta({ description: 'Branch, tag, pull-request number or commit SHA (default: the default branch)', example: 'main' }),
+});
+
+export const BuildList = z.object({ builds: z.array(BuildOut), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
+export const BuildListInput = z.object({
+  ...site,
+  limit: z.number().int().min(1).max(100).default(20),
+  offset: z.number().int().min(0).default(0),
+});
+
+/** A hostname: lower-case labels of letters, digits and hyphens. */
+const hostname = z
+  .string()
+  .max(253)
+  .transform((host) => host.toLowerCase())
+  .pipe(z.string().regex(/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'Must be a hostname such as docs.example.com'))
+  .meta({ description: 'Custom domain', example: 'docs.acme.com' });
+
+export const DomainCreate = z.strictObject({ hostname, ...site });
+export const DomainRef = z.object({ hostname });
+export const DomainOut = z.object({ hostname: z.string(), owner: z.string(), repo: z.string(), createdAt: isoDateTime }).meta({ id: 'DocsDomain' });
+
+export const AgentCreate = z.strictObject({
+  ...site,
+  provider: z.enum(MODEL_PROVIDERS).meta({ description: 'The model provider the panel asks' }),
+  apiKey: text(500).min(1).meta({ description: "The provider's API key (stored encrypted; never returned)" }),
+  model: text(200).min(1).optional().meta({ description: "Model id (default: the provider's default; docs.json `agent.models` overrides)" }),
+});
+export const AgentOut = z
+  .object({
+    key: z.string().meta({ description: 'The credential for docs.json `agent.key` (shown once; only its hash is kept)' }),
+    provider: z.enum(MODEL_PROVIDERS),
+    model: z.string().nullable(),
+    createdAt: isoDateTime,
+  })
+  .meta({ id: 'DocsAgent' });
+
+/** A push (or pull_request, ping) webhook: the body as the code host sent it. */
+export const WebhookInput = z.object({ ...site }).catchall(z.unknown());
+export const WebhookOut = z.object({ event: z.string(), builds: z.array(BuildOut) });
+
+/** The chat panel's question (POST {site}/_chat). */
+export const ChatInput = z.strictObject({
+  question: text(2000).refine((q) => q.trim().length > 0, 'Must not be empty'),
+  history: z
+    .array(z.strictObject({ role: z.enum(['user', 'assistant']), content: text(8000) }))
+    .max(10)
+    .default([]),
+});
+export type ChatInput = z.infer<typeof ChatInput>;
+export const ChatOut = z.object({ answer: z.string(), sources: z.array(z.object({ title: z.string(), url: z.string() })) });

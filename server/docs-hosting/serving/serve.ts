@@ -1,0 +1,223 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { LRUCache } from 'lru-cache';
+import { normalizeRoute } from '../../../sites/config/routes.ts';
+import { CONTENT_TYPES, extensionOf } from '../../../sites/build/content-types.ts';
+import { needsResolving, resolveHosted, type Served } from '../../../sites/build/hosted.ts';
+import { routeUrl } from '../../../sites/build/site-data.ts';
+import { databaseUnavailable } from '../../platform/errors.ts';
+import { urlRef } from '../git.ts';
+import { siteBase } from '../names.ts';
+import type { DocsSites, LoadedBuild, SiteRequest } from './sites.ts';
+
+/**
+ * Serving hosted documentation sites (docs/docs-hosting.md): `/{owner}/{repo}[~{ref}]/...` on the service host,
+ * `{owner}.<vanity domain>/{repo}[~{ref}]/...` and `<custom domain>[/~{ref}]/...`. Files come from the build the
+ * ref serves, resolved for where they are served (base path, origin, default branch, custom domain); a path with
+ * no file looks up the site's redirects (307); a frontmatter `redirect` page redirects too.
+ */
+
+/** A site being served: the request, its build, and how its files are resolved here. */
+export interface ServedSite {
+  request: SiteRequest;
+  build: LoadedBuild;
+  served: Served;
+  /** An absolute URL of a site route (`/guides/start` -> `https://host/acme/widgets/guides/start`). */
+  url(route: string): string;
+}
+
+export interface DocsHandlerOptions {
+  /** The origin clients see (PUBLIC_BASE_URL); its scheme is also used for vanity and custom domains. */
+  publicBaseUrl?: string | undefined;
+  /** Site-relative routes served by code: `/mcp`, `/_chat`. */
+  routes?: Record<string, (req: IncomingMessage, res: ServerResponse, site: ServedSite) => Promise<void>>;
+}
+
+/** Our own outputs that may carry hosted placeholders; the repository's files (images, svg...) never do. */
+const RESOLVED = new Set(['html', 'css', 'js', 'mjs', 'json', 'txt', 'md', 'xml']);
+
+/** Content-hashed by Astro: the same URL never changes. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Everything else may change with the next publish: cached, but asked again each time (ETag). */
+const REVALIDATE = 'public, max-age=0, must-revalidate';
+
+type Body = { data: Buffer; etag: string; gzip: boolean };
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A host name or IP literal with an optional port. */
+const HOST = /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/** Accept-Encoding allows gzip (`gzip`, `gzip;q=0.5`, `*`), and does not refuse it (`gzip;q=0`). */
+function acceptsGzip(header: string | undefined): boolean {
+  const codings = new Map(
+    String(header ?? '')
+      .split(',')
+      .map((part) => {
+        const [name = '', ...params] = part.trim().toLowerCase().split(';');
+        const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
+        return [name.trim(), q === undefined ? 1 : Number(q)] as const;
+      }),
+  );
+  return (codings.get('gzip') ?? codings.get('*') ?? 0) > 0;
+}
+
+/** If-None-Match names this ETag: one of a list, weak or not, or `*`. */
+const matches = (header: string | undefined, etag: string) =>
+  header !== undefined && header.split(',').some((tag) => ['*', etag].includes(tag.trim().replace(/^W\//, '')));
+
+/** A small page of our own (building, failed, unknown ref or site): the reader learns what happened and what to do. */
+function notice(res: ServerResponse, status: number, title: string, paragraphs: string[], headers: Record<string, string | number> = {}) {
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">${
+    status === 503 ? '<meta http-equiv="refresh" content="5">' : ''
+  }<title>${escapeHtml(title)}</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1f2328}code{background:#f3f4f6;padding:0 .25em}</style></head><body><main><h1>${escapeHtml(
+    title,
+  )}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</main></body></html>`;
+  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...headers }).end(body);
+}
+
+export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions = {}) {
+  const scheme = options.publicBaseUrl ? new URL(options.publicBaseUrl).protocol.slice(0, -1) : 'http';
+  /** Bodies as served (resolved, maybe gzipped), by blob and how they were served. */
+  const bodies = new LRUCache<string, Body>({ maxSize: 64 << 20, sizeCalculation: (body) => Math.max(1, body.data.length) });
+
+  async function body(site: ServedSite, path: string, blob: string, gzip: boolean): Promise<Body> {
+    const resolve = RESOLVED.has(extensionOf(path));
+    const variant = resolve ? `${site.served.base}|${site.served.origin}|${site.served.defaultBranch}|${site.served.customDomain}` : '';
+    const key = `${blob}|${variant}|${gzip}`;
+    const cached = bodies.get(key);
+    if (cached) return cached;
+    let data = await sites.blob(blob);
+    if (resolve) {
+      const text = data.toString('utf8');
+      if (needsResolving(text)) data = Buffer.from(resolveHosted(text, site.served));
+    }
+    const compress = gzip && resolve && data.length > 1024;
+    const etag = `"${createHash('sha256').update(blob).update(variant).digest('base64url').slice(0, 27)}${compress ? '-gz' : ''}"`;
+    const made = { data: compress ? gzipSync(data) : data, etag, gzip: compress };
+    bodies.set(key, made);
+    return made;
+  }
+
+  async function send(req: IncomingMessage, res: ServerResponse, site: ServedSite, path: string, status = 200) {
+    const entry = site.build.files.get(path)!;
+    const gzip = acceptsGzip(req.headers['accept-encoding']);
+    const { data, etag, gzip: gzipped } = await body(site, path, entry.blob, gzip);
+    const headers: Record<string, string | number> = {
+      'Content-Type': CONTENT_TYPES[extensionOf(path)] ?? 'application/octet-stream',
+      'Cache-Control': status === 200 && path.startsWith('_astro/') ? IMMUTABLE : REVALIDATE,
+      ETag: etag,
+      Vary: 'Accept-Encoding',
+      'X-Content-Type-Options': 'nosniff',
+      ...(gzipped ? { 'Content-Encoding': 'gzip' } : {}),
+      // Previews (branches, tags, commits, pull requests) stay out of search engines; the default URL is the site.
+      ...(site.request.ref !== undefined ? { 'X-Robots-Tag': 'noindex' } : {}),
+    };
+    if (status === 200 && matches(req.headers['if-none-match'], etag)) return void res.writeHead(304, headers).end();
+    res.writeHead(status, { ...headers, 'Content-Length': data.length });
+    res.end(req.method === 'HEAD' ? undefined : data);
+  }
+
+  function redirect(res: ServerResponse, site: ServedSite, target: string) {
+    // Destinations come from the repository: whatever they hold, the header carries only URL-safe ASCII.
+    const location = resolveHosted(target, site.served).replace(/[^\x21-\x7e]+/g, (text) => encodeURIComponent(text));
+    res.writeHead(307, { Location: location, 'Cache-Control': REVALIDATE, 'Content-Type': 'text/plain; charset=utf-8' }).end(`Redirecting to ${location}\n`);
+  }
+
+  /** The file a site path names: `/` -> index.html, `/a` and `/a/` -> a/index.html, or the file itself. */
+  function fileOf(build: LoadedBuild, path: string): string | undefined {
+    let relative: string;
+    try {
+      relative = decodeURIComponent(path).replace(/^\/+|\/+$/g, '');
+    } catch {
+      return undefined;
+    }
+    if (relative === '') return build.files.has('index.html') ? 'index.html' : undefined;
+    if (relative.split('/').some((part) => part === '..' || part === '.' || part === '')) return undefined;
+    return [relative, `${relative}/index.html`].find((candidate) => build.files.has(candidate));
+  }
+
+  /** Answers a docs request; false when the request is not for a hosted site (the API's, then). */
+  return async function handleDocs(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    try {
+      return await serve(req, res);
+    } catch (error) {
+      // An outage of the database: readers are asked to come back (the API answers its own 503s).
+      if (!databaseUnavailable(error) || res.headersSent) throw error;
+      notice(res, 503, 'Temporarily unavailable', ['The documentation cannot be read right now. Please try again in a moment.'], { 'Retry-After': 5 });
+      return true;
+    }
+  };
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const [pathname = '/'] = (req.url ?? '/').split('?', 1);
+    // The Host header becomes part of URLs in pages (canonical, og:url): only a well-formed host name is taken.
+    const host = HOST.test(req.headers.host ?? '') ? req.headers.host!.toLowerCase() : 'localhost';
+    const routed = await sites.route(host, pathname);
+    if (!routed) return false;
+    if ('unknown' in routed) {
+      notice(res, 404, 'No documentation here', [`Nothing is published at <code>${escapeHtml(host)}${escapeHtml(pathname)}</code>.`]);
+      return true;
+    }
+    const { repository, ref } = routed;
+    const name = `${repository.owner}/${repository.name}`;
+    const route = routed.path;
+    const handler = options.routes?.[route.replace(/\/+$/, '')];
+    if (!handler && req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed\n');
+      return true;
+    }
+
+    const deployment = await sites.deployment(repository, ref);
+    const what = ref === undefined ? `the default branch${repository.defaultBranch ? ` (<code>${escapeHtml(repository.defaultBranch)}</code>)` : ''}` : `<code>${escapeHtml(ref)}</code>`;
+    if (deployment.state === 'building') {
+      notice(res, 503, `${name} is being built`, [`The site of ${what} is being built (commit <code>${deployment.build.commit.slice(0, 12)}</code>). This page reloads in a few seconds.`], { 'Retry-After': 5 });
+      return true;
+    }
+    if (deployment.state === 'busy') {
+      notice(res, 503, `${name} is busy`, [`Several versions of ${name} are being built. Try ${what} again in a minute.`], { 'Retry-After': 30 });
+      return true;
+    }
+    if (deployment.state === 'failed') {
+      const problems = (deployment.build.problems ?? []).filter((p) => p.severity === 'error').slice(0, 5);
+      notice(res, 503, `${name} could not be built`, [
+        `The build of ${what} (commit <code>${deployment.build.commit.slice(0, 12)}</code>) failed: ${escapeHtml(deployment.build.error ?? 'unknown reason')}.`,
+        ...problems.map((p) => `<code>${escapeHtml(`${p.file}:${p.line}:${p.column}`)}</code> ${escapeHtml(String(p.message))}`),
+      ], { 'Retry-After': 60 });
+      return true;
+    }
+    if (deployment.state === 'unknown') {
+      const links = deployment.refs.map((r) => `<a href="${escapeHtml(siteBase(routed.mode, repository, urlRef(r)))}">${escapeHtml(urlRef(r))}</a>`);
+      notice(res, 404, `No such version of ${name}`, [
+        ref === undefined ? `Nothing of ${name} is published yet.` : `${name} has no branch, tag, pull request or commit named <code>${escapeHtml(ref)}</code>.`,
+        ...(links.length ? [`Published: ${links.join(', ')}.`] : []),
+      ]);
+      return true;
+    }
+
+    const origin = routed.mode === 'path' && options.publicBaseUrl ? options.publicBaseUrl.replace(/\/+$/, '') : `${scheme}://${host}`;
+    const served: Served = { base: routed.base, origin, defaultBranch: ref === undefined, customDomain: routed.mode !== 'path' };
+    const site: ServedSite = {
+      request: routed,
+      build: deployment.build,
+      served,
+      url: (route) => origin + routeUrl(routed.base, route),
+    };
+    if (handler) {
+      await handler(req, res, site);
+      return true;
+    }
+    const { manifest } = deployment.build;
+    const normal = normalizeRoute(route);
+    // A page with a frontmatter `redirect` governs its path; `redirects` is read only where no file is.
+    if (manifest.pageRedirects.includes(normal)) return (redirect(res, site, manifest.redirects[normal]!), true);
+    const file = fileOf(deployment.build, route);
+    if (file) return (await send(req, res, site, file), true);
+    const target = manifest.redirects[normal];
+    if (target !== undefined) return (redirect(res, site, target), true);
+    if (deployment.build.files.has('404.html')) return (await send(req, res, site, '404.html', 404), true);
+    notice(res, 404, 'Page not found', [`${escapeHtml(name)} has no page at <code>${escapeHtml(route)}</code>.`]);
+    return true;
+  }
+}

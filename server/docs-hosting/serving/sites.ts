@@ -1,0 +1,243 @@
+import { LRUCache } from 'lru-cache';
+import type { Database } from '../../platform/db/orm.ts';
+import { DocsBlob, DocsBuild, DocsDeployment, DocsDomain, DocsFile, DocsRepository, type BuildManifest } from '../../platform/db/entities.ts';
+import { RESERVED_OWNERS } from '../schemas.ts';
+import { refNames } from '../git.ts';
+import { siteBase, slugOf, type RoutingMode } from '../names.ts';
+import { SiteSearch } from './search.ts';
+
+/**
+ * Which site a request is for, and what it serves: a repository (by path, vanity subdomain or custom domain),
+ * the ref in its URL, the build that ref serves and that build's files. Everything here is read from the
+ * database through caches: built files never change (a commit's build is immutable), what a ref serves may change
+ * (a publish): that is cached for a few seconds, and dropped at once in the process that changed it.
+ */
+
+export interface SiteRepository {
+  id: string;
+  owner: string;
+  name: string;
+  defaultBranch: string | null;
+}
+
+/** Where a request landed: the repository, how it was addressed, the ref (as in the URL) and the path in the site. */
+export interface SiteRequest {
+  repository: SiteRepository;
+  mode: RoutingMode;
+  /** The `{ref}` of `~{ref}`, decoded; undefined for the default branch. */
+  ref: string | undefined;
+  /** The site's base path as served here (no trailing slash): `/acme/widgets~beta`, `/widgets`, `''`. */
+  base: string;
+  /** The path inside the site, from `/`. */
+  path: string;
+}
+
+export interface LoadedBuild {
+  id: string;
+  repository: string;
+  commit: string;
+  manifest: BuildManifest;
+  files: Map<string, { blob: string; size: number }>;
+}
+
+export type Deployment =
+  | { state: 'ready'; build: LoadedBuild }
+  /** Nothing served yet; the ref's build is queued or running. */
+  | { state: 'building'; build: DocsBuild }
+  /** Nothing served and the newest build failed. */
+  | { state: 'failed'; build: DocsBuild }
+  /** The URL names no branch, tag, pull request or commit of the repository. */
+  | { state: 'unknown'; refs: string[] }
+  /** Readers asked for too many builds of this repository: later. */
+  | { state: 'busy' };
+
+export interface SiteOptions {
+  /** `docs.example.com`: `{owner}.docs.example.com/{repo}` serves owner's repositories. */
+  vanityDomain?: string | undefined;
+  /** The service's own host names (PUBLIC_BASE_URL's): never custom domains. */
+  serviceHosts?: string[] | undefined;
+  /** How long what a ref serves is cached (other processes' publishes show after at most this). Default 2 s. */
+  freshnessMs?: number;
+  /** Ask for a build of a ref nobody published yet (it exists in the repository): answers its build. */
+  buildOnDemand?: (repository: SiteRepository, ref: string) => Promise<DocsBuild | 'busy' | undefined>;
+}
+
+const NONE = Symbol('none');
+/** Host names a custom domain can have (as DomainCreate accepts them): labels and a top-level domain of letters. */
+const CUSTOM_DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+export class DocsSites {
+  readonly #db: Database;
+  readonly #options: SiteOptions;
+  readonly #repositories: LRUCache<string, SiteRepository | typeof NONE>;
+  readonly #domains: LRUCache<string, SiteRepository | typeof NONE>;
+  readonly #deployments: LRUCache<string, { build: string | null; wantedCommit: string } | typeof NONE>;
+  readonly #builds = new LRUCache<string, LoadedBuild>({ max: 64 });
+  readonly #blobs = new LRUCache<string, Buffer>({ maxSize: 128 << 20, sizeCalculation: (data) => Math.max(1, data.length) });
+  readonly #searches = new LRUCache<string, SiteSearch>({ max: 32 });
+
+  constructor(db: Database, options: SiteOptions = {}) {
+    this.#db = db;
+    this.#options = options;
+    const ttl = options.freshnessMs ?? 2_000;
+    this.#repositories = new LRUCache({ max: 10_000, ttl });
+    this.#domains = new LRUCache({ max: 10_000, ttl });
+    this.#deployments = new LRUCache({ max: 10_000, ttl });
+  }
+
+  /** Forgets what this process cached about repositories' refs and names (after a publish or a domain change). */
+  invalidate(): void {
+    this.#repositories.clear();
+    this.#domains.clear();
+    this.#deployments.clear();
+  }
+
+  /** A repository by slug or id, as sites need it. */
+  async #find(where: { slug: string } | { id: string }): Promise<SiteRepository | typeof NONE> {
+    const row = await this.#db.em().findOne(DocsRepository, where, { fields: ['id', 'owner', 'name', 'defaultBranch'] });
+    return row ? { id: row.id, owner: row.owner, name: row.name, defaultBranch: row.defaultBranch ?? null } : NONE;
+  }
+
+  async #repository(slug: string): Promise<SiteRepository | undefined> {
+    let cached = this.#repositories.get(slug);
+    if (cached === undefined) this.#repositories.set(slug, (cached = await this.#find({ slug })));
+    return cached === NONE ? undefined : cached;
+  }
+
+  async #domain(hostname: string): Promise<SiteRepository | undefined> {
+    let cached = this.#domains.get(hostname);
+    if (cached === undefined) {
+      const domain = await this.#db.em().findOne(DocsDomain, { hostname });
+      this.#domains.set(hostname, (cached = domain ? await this.#find({ id: domain.repository }) : NONE));
+    }
+    return cached === NONE ? undefined : cached;
+  }
+
+  /**
+   * The site a request is for, or undefined when it is not a docs request (the API and everything else of the
+   * service host). On a vanity subdomain or a custom domain every path is the site's.
+   */
+  async route(host: string, path: string): Promise<SiteRequest | { mode: 'vanity' | 'domain'; unknown: true } | undefined> {
+    const hostname = host.toLowerCase().replace(/:\d+$/, '');
+    const vanity = this.#options.vanityDomain;
+    const segments = path.split('/').slice(1);
+    const service = this.#options.serviceHosts?.includes(hostname);
+    if (vanity && !service && hostname.endsWith(`.${vanity}`) && !hostname.slice(0, -vanity.length - 1).includes('.')) {
+      const owner = hostname.slice(0, -vanity.length - 1);
+      const [first = '', ...rest] = segments;
+      const { name, ref } = splitRef(first);
+      const repository = name ? await this.#repository(slugOf(owner, name)) : undefined;
+      if (!repository) return { mode: 'vanity', unknown: true };
+      return { repository, mode: 'vanity', ref, base: siteBase('vanity', repository, ref), path: `/${rest.join('/')}` };
+    }
+    // Only a DNS name can be a custom domain: the service's own host, `localhost` and IP addresses are never looked up.
+    const mapped = CUSTOM_DOMAIN.test(hostname) && !service ? await this.#domain(hostname) : undefined;
+    if (mapped) {
+      const refSegment = segments[0]?.startsWith('~') ? segments.shift()! : undefined;
+      const ref = refSegment ? decode(refSegment.slice(1)) : undefined;
+      return { repository: mapped, mode: 'domain', ref, base: siteBase('domain', mapped, ref), path: `/${segments.join('/')}` };
+    }
+    const [owner = '', second = '', ...rest] = segments;
+    if (!owner || !second || RESERVED_OWNERS.has(owner.toLowerCase())) return undefined;
+    const { name, ref } = splitRef(second);
+    const repository = await this.#repository(slugOf(decode(owner), name));
+    if (!repository) return undefined;
+    return { repository, mode: 'path', ref, base: siteBase('path', repository, ref), path: `/${rest.join('/')}` };
+  }
+
+  /** What the URL's ref (undefined: the default branch) serves. */
+  async deployment(repository: SiteRepository, ref: string | undefined): Promise<Deployment> {
+    const names = ref === undefined ? (repository.defaultBranch ? [`refs/heads/${repository.defaultBranch}`] : []) : refNames(ref);
+    for (const name of names) {
+      const found = await this.#deploymentOf(repository.id, name);
+      if (found) return found;
+    }
+    if (ref !== undefined && /^[0-9a-f]{7,40}$/i.test(ref)) {
+      const builds = await this.#db.em().find(DocsBuild, { repository: repository.id, commit: { $like: `${ref.toLowerCase()}%` } }, { limit: 2 });
+      if (builds.length === 1) return this.#stateOf(builds[0]!);
+    }
+    const requested = ref !== undefined && this.#options.buildOnDemand ? await this.#options.buildOnDemand(repository, ref) : undefined;
+    if (requested === 'busy') return { state: 'busy' };
+    if (requested) return this.#stateOf(requested);
+    const refs = await this.#db.em().find(DocsDeployment, { repository: repository.id }, { fields: ['ref'], orderBy: { ref: 'asc' } });
+    return { state: 'unknown', refs: refs.map((d) => d.ref) };
+  }
+
+  async #deploymentOf(repository: string, ref: string): Promise<Deployment | undefined> {
+    const key = `${repository}\0${ref}`;
+    let cached = this.#deployments.get(key);
+    if (cached === undefined) {
+      const row = await this.#db.em().findOne(DocsDeployment, { repository, ref });
+      cached = row ? { build: row.build ?? null, wantedCommit: row.wantedCommit } : NONE;
+      this.#deployments.set(key, cached);
+    }
+    if (cached === NONE) return undefined;
+    if (cached.build) return { state: 'ready', build: await this.#load(cached.build) };
+    // Published, nothing served yet: how is its newest build doing?
+    const build = await this.#db.em().findOne(DocsBuild, { repository, commit: cached.wantedCommit });
+    return build ? this.#stateOf(build) : undefined;
+  }
+
+  async #stateOf(build: DocsBuild): Promise<Deployment> {
+    if (build.status === 'SUCCEEDED') return { state: 'ready', build: await this.#load(build.id) };
+    return build.status === 'FAILED' ? { state: 'failed', build } : { state: 'building', build };
+  }
+
+  async #load(id: string): Promise<LoadedBuild> {
+    const cached = this.#builds.get(id);
+    if (cached) return cached;
+    const build = await this.#db.em().findOneOrFail(DocsBuild, { id });
+    const rows = await this.#db.em().find(DocsFile, { build: id }, { fields: ['path', 'blob', 'size'] });
+    const loaded: LoadedBuild = {
+      id,
+      repository: build.repository,
+      commit: build.commit,
+      manifest: build.manifest!,
+      files: new Map(rows.map((row) => [row.path, { blob: row.blob, size: row.size }])),
+    };
+    this.#builds.set(id, loaded);
+    return loaded;
+  }
+
+  /** A stored file's bytes. */
+  async blob(hash: string): Promise<Buffer> {
+    const cached = this.#blobs.get(hash);
+    if (cached) return cached;
+    const row = await this.#db.em().findOneOrFail(DocsBlob, { hash });
+    const data = Buffer.from(row.data);
+    this.#blobs.set(hash, data);
+    return data;
+  }
+
+  /** A file of a build by its path in the site, or undefined. */
+  async file(build: LoadedBuild, path: string): Promise<Buffer | undefined> {
+    const entry = build.files.get(path);
+    return entry ? this.blob(entry.blob) : undefined;
+  }
+
+  /** The build's full-text index (MCP search, chat retrieval). */
+  async search(build: LoadedBuild): Promise<SiteSearch> {
+    let search = this.#searches.get(build.id);
+    if (!search) {
+      search = new SiteSearch((await this.blob(build.manifest.searchIndex)).toString('utf8'));
+      this.#searches.set(build.id, search);
+    }
+    return search;
+  }
+}
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** `widgets~beta` -> name `widgets`, ref `beta`; a ref with `/` arrives encoded (`~feature%2Fx`). */
+function splitRef(segment: string): { name: string; ref: string | undefined } {
+  const at = segment.indexOf('~');
+  if (at < 0) return { name: decode(segment), ref: undefined };
+  const ref = decode(segment.slice(at + 1));
+  return { name: decode(segment.slice(0, at)), ref: ref === '' ? undefined : ref };
+}

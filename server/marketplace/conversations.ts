@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { raw } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
+import type { Database } from '../platform/db/orm.ts';
+import { Agent, Conversation, Message } from '../platform/db/entities.ts';
+import { AppError } from '../platform/errors.ts';
+import type { ConversationCreate, ConversationOut, MessageHistory, MessageOut, MessageSend } from './schemas.ts';
+import { recordEvent } from './events/outbox.ts';
+import { agentNotFound } from './agents.ts';
+
+const conversationNotFound = (id: string) => new AppError('CONVERSATION_NOT_FOUND', `Conversation '${id}' not found`);
+const notParticipant = () => new AppError('UNAUTHORIZED_ACCESS', 'Only the consumer and the agent of this conversation may do this');
+
+const conversationOut = (c: Conversation): ConversationOut => ({
+  id: c.id,
+  agentId: c.agent,
+  clientWallet: c.clientWallet,
+  status: c.status as ConversationOut['status'],
+  createdAt: c.createdAt.toISOString(),
+  updatedAt: c.updatedAt.toISOString(),
+});
+
+const messageOut = (m: Pick<Message, 'id' | 'conversation' | 'senderWallet' | 'content' | 'messageType' | 'createdAt'>): MessageOut => ({
+  id: m.id,
+  conversationId: m.conversation,
+  senderWallet: m.senderWallet,
+  content: m.content,
+  messageType: m.messageType as MessageOut['messageType'],
+  createdAt: m.createdAt.toISOString(),
+});
+
+/** Conversations between a consumer and an agent, and their messages. Participants only. */
+export class ConversationService {
+  readonly #db: Database;
+  readonly #events: { poke(): void } | undefined;
+
+  constructor(db: Database, events?: { poke(): void }) {
+    this.#db = db;
+    this.#events = events;
+  }
+
+  async create(wallet: string, input: ConversationCreate): Promise<ConversationOut & { messages: MessageOut[] }> {
+    if (input.clientWallet !== wallet) throw new AppError('UNAUTHORIZED_ACCESS', 'clientWallet must be the signing wallet');
+    const created = await this.#db.em().transactional(async (em) => {
+      const agent = await em.findOne(Agent, { id: input.agentId, deletedAt: null });
+      if (!agent) throw agentNotFound(input.agentId);
+      if (agent.walletAddress === wallet) throw new AppError('UNAUTHORIZED_ACCESS', 'An agent cannot open a conversation with itself');
+      const now = new Date();
+      const conversation = { id: randomUUID(), agent: agent.id, clientWallet: wallet, status: 'ACTIVE', createdAt: now, updatedAt: now };
+      const message = { id: randomUUID(), conversation: conversation.id, senderWallet: wallet, content: input.initialMessage, messageType: 'TEXT', createdAt: now };
+      await em.insert(Conversation, conversation);
+      await em.insert(Message, message);
+      await recordEvent(em, agent.walletAddress, 'conversation:new', {
+        conversationId: conversation.id,
+        clientWallet: wallet,
+        initialMessage: input.initialMessage,
+        createdAt: now.toISOString(),
+      });
+      return { ...conversationOut(conversation as Conversation), messages: [messageOut(message)] };
+    });
+    this.#events?.poke(); // committed: deliver conversation:new now
+    return created;
+  }
+
+  async get(wallet: string, id: string): Promise<ConversationOut> {
+    const { conversation } = await this.#participant(this.#db.em(), wallet, id);
+    return conversationOut(conversation);
+  }
+
+  /**
+   * Messages in creation-time order (then insertion order), so `since` (created strictly after it)
+   * cuts the same sequence clients page through.
+   */
+  async history(wallet: string, id: string, page: MessageHistory) {
+    const em = this.#db.em();
+    await this.#participant(em, wallet, id);
+    const where = { conversation: id, ...(page.since ? { createdAt: { $gt: new Date(page.since) } } : {}) };
+    const [messages, total] = await em.findAndCount(Message, where, {
+      orderBy: { createdAt: 'asc', seq: 'asc' },
+      limit: page.limit,
+      offset: page.offset,
+    });
+    return { messages: messages.map(messageOut), total, limit: page.limit, offset: page.offset };
+  }
+
+  /**
+   * Adds a message. The agent's first reply also records its response time (from the consumer's
+   * initial message), which the agent's `responseTime` averages.
+   */
+  async send(wallet: string, id: string, input: MessageSend): Promise<MessageOut> {
+    if (input.senderWallet !== wallet) throw new AppError('UNAUTHORIZED_ACCESS', 'senderWallet must be the signing wallet');
+    const sent = await this.#db.em().transactional(async (em) => {
+      const { conversation, agent } = await this.#participant(em, wallet, id);
+      const now = new Date();
+      const message = { id: randomUUID(), conversation: id, senderWallet: wallet, content: input.content, messageType: input.messageType, createdAt: now };
+      await em.insert(Message, message);
+      await em.nativeUpdate(Conversation, { id }, { updatedAt: now });
+      // The provider hears about what its consumers say (its own messages are not news to it).
+      if (wallet !== agent.walletAddress) {
+        const { conversationId, ...eventMessage } = messageOut(message);
+        await recordEvent(em, agent.walletAddress, 'message:received', { conversationId, message: eventMessage });
+      }
+      // Only one reply can be the first: the conditional update decides among concurrent ones.
+      const firstReply =
+        wallet === agent.walletAddress && (await em.nativeUpdate(Conversation, { id, firstReplyAt: null }, { firstReplyAt: now })) === 1;
+      if (firstReply) {
+        const minutes = (now.getTime() - conversation.createdAt.getTime()) / 60_000;
+        await em.nativeUpdate(
+          Agent,
+          { id: agent.id },
+          { responseMinutesSum: raw('response_minutes_sum + ?', [minutes]), responseCount: raw('response_count + 1') },
+        );
+      }
+      return messageOut(message);
+    });
+    this.#events?.poke(); // committed: deliver message:received now
+    return sent;
+  }
+
+  /** The conversation and its agent, if the wallet takes part in it. */
+  async #participant(em: EntityManager, wallet: string, id: string) {
+    const conversation = await em.findOne(Conversation, { id });
+    if (!conversation) throw conversationNotFound(id);
+    const agent = await em.findOneOrFail(Agent, { id: conversation.agent });
+    if (wallet !== conversation.clientWallet && wallet !== agent.walletAddress) throw notParticipant();
+    return { conversation, agent };
+  }
+}

@@ -1,0 +1,31 @@
+import type { EntityManager } from '@mikro-orm/sql';
+import { ProviderEvent } from '../../platform/db/entities.ts';
+
+/** The provider events of the spec ("Events"), with exactly its `data` fields. */
+export interface ProviderEvents {
+  'conversation:new': { conversationId: string; clientWallet: string; initialMessage: string; createdAt: string };
+  'message:received': {
+    conversationId: string;
+    message: { id: string; senderWallet: string; content: string; messageType: string; createdAt: string };
+  };
+  'order:paid': { orderId: string; conversationId: string; amount: number; txSignature: string; splitSignature: string; paidAt: string };
+}
+export type ProviderEventName = keyof ProviderEvents;
+export const PROVIDER_EVENT_NAMES = ['conversation:new', 'message:received', 'order:paid'] as const satisfies readonly ProviderEventName[];
+
+/** One frame of the event channel: the spec's `{ event, data }` plus the outbox id (`?since=` resumes after it). */
+export type EventFrame = { [E in ProviderEventName]: { id: number; event: E; data: ProviderEvents[E] } }[ProviderEventName];
+
+/** The channel every server process listens on (NOTIFY payload: none; listeners read the outbox). */
+export const EVENT_CHANNEL = 'provider_events';
+
+/**
+ * Records an event for an agent wallet inside the caller's transaction: it exists exactly when the
+ * change that caused it commits. Event-writing transactions take one advisory lock, so outbox ids
+ * commit in increasing order and a reader's "id > last seen" never skips a later-committing lower id.
+ * The NOTIFY is delivered to other processes at commit.
+ */
+export async function recordEvent<E extends ProviderEventName>(em: EntityManager, wallet: string, event: E, data: ProviderEvents[E]) {
+  await em.execute(`select pg_advisory_xact_lock(hashtext('${EVENT_CHANNEL}')), pg_notify('${EVENT_CHANNEL}', '')`);
+  await em.insert(ProviderEvent, { wallet, event, data, createdAt: new Date() });
+}

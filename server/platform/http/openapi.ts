@@ -1,0 +1,116 @@
+import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
+import { z } from 'zod';
+import { appRouter } from '../../../routers/index.ts';
+import type { Api } from '../errors.ts';
+import { procedureMeta } from './procedure-meta.ts';
+
+/** The error body each API documents. */
+const errorSchemas = {
+  ResourceError: z
+    .object({
+      message: z.string().meta({ description: 'The action that failed', example: 'Error creating employee resource' }),
+      error: z.string().meta({ description: 'What went wrong', example: 'Invalid request: email: Invalid email address' }),
+    })
+    .meta({ description: 'Error body of the resource management API' }),
+  MarketplaceError: z
+    .object({
+      error: z.string().meta({ description: 'Error code', example: 'AGENT_NOT_FOUND' }),
+      message: z.string(),
+      details: z.record(z.string(), z.unknown()).optional().meta({ description: 'Field -> problem, or context such as `reason`' }),
+    })
+    .meta({ description: 'Error body of the APIs under /api: the marketplace and documentation hosting' }),
+};
+const errorSchemaOf: Record<Api, keyof typeof errorSchemas> = { resources: 'ResourceError', marketplace: 'MarketplaceError', docs: 'MarketplaceError' };
+
+const STATUS_TEXT: Record<Api, Record<number, string>> = {
+  resources: {
+    400: 'Invalid request: the body or query fails validation (each bad field is named)',
+    401: 'Missing or unknown API key',
+    404: 'Not found',
+    409: 'Conflicts with existing data',
+    413: 'Request body larger than 100 kB',
+    500: 'Internal error',
+  },
+  marketplace: {
+    400: 'INVALID_REQUEST: malformed JSON, wrong content type, body not an object',
+    401: 'INVALID_SIGNATURE: missing, malformed, wrong, expired or replayed wallet signature (`details.reason`)',
+    403: 'UNAUTHORIZED_ACCESS: the wallet may not do this',
+    404: 'AGENT_NOT_FOUND or CONVERSATION_NOT_FOUND',
+    409: 'DUPLICATE_REGISTRATION or INVALID_STATUS_TRANSITION',
+    422: 'VALIDATION_ERROR: `details` names each bad field',
+    429: 'RATE_LIMIT_EXCEEDED (see Retry-After)',
+    500: 'INTERNAL_ERROR',
+  },
+  docs: {
+    400: 'INVALID_REQUEST: malformed JSON, wrong content type, body not an object',
+    401: 'UNAUTHORIZED: missing or unknown API key (webhooks: a signature that does not match)',
+    404: 'NOT_FOUND: no such repository, ref, build or domain for this organization (`details.reason`)',
+    409: 'CONFLICT: already registered or mapped',
+    413: 'Request body larger than 100 kB',
+    422: 'VALIDATION_ERROR: `details` names each bad field',
+    500: 'INTERNAL_ERROR',
+    503: 'SERVICE_UNAVAILABLE: the git repository could not be fetched (see Retry-After)',
+  },
+};
+
+/** Wallet authentication: all three headers together. */
+const walletSchemes = {
+  WalletAddress: { type: 'apiKey', in: 'header', name: 'X-Wallet-Address', description: 'Base58 wallet address' },
+  WalletSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Signature',
+    description: 'Base58 Ed25519 signature of `METHOD:URL:TIMESTAMP` (URL = path and query as sent)',
+  },
+  WalletTimestamp: { type: 'apiKey', in: 'header', name: 'X-Timestamp', description: 'Unix time in ms; at most 5 min old, 30 s ahead' },
+} as const;
+
+type Operation = {
+  operationId?: string;
+  security?: Record<string, string[]>[];
+  responses?: Record<string, { description: string; content?: object }>;
+};
+
+/**
+ * The OpenAPI 3.1 document of every REST procedure. trpc-to-openapi documents every success as 200,
+ * its own error shape and every security scheme as an alternative; this rewrites each operation to
+ * what the server really does.
+ */
+export function buildOpenApiDocument(baseUrl = 'http://localhost:3000'): OpenAPIObject {
+  const doc = generateOpenApiDocument(appRouter, {
+    title: 'Typed Platform API',
+    version: '0.1.0',
+    description:
+      'Resource management API (organization API keys: `Authorization: Bearer <key>`) and agent marketplace API ' +
+      '(under `/api`, wallet signatures). Every procedure is also served as native tRPC at `/trpc`.',
+    baseUrl,
+    securitySchemes: { ApiKey: { type: 'http', scheme: 'bearer', description: 'Organization API key' }, ...walletSchemes },
+    defs: errorSchemas,
+  });
+  const metaByOperation = new Map([...procedureMeta(appRouter)].map(([path, meta]) => [path.replace(/\./g, '-'), meta]));
+
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const operation of Object.values(item as Record<string, Operation>)) {
+      const meta = metaByOperation.get(operation.operationId ?? '');
+      if (!meta || !operation.responses) continue;
+      const api = meta.api ?? 'resources';
+      const { 200: ok } = operation.responses;
+      const responses: NonNullable<Operation['responses']> = {};
+      if (ok) responses[meta.successStatus ?? 200] = meta.successStatus === 204 ? { description: 'No content' } : ok;
+      for (const status of [...new Set([...(meta.errorStatuses ?? []), 500])].sort()) {
+        responses[status] = {
+          description: STATUS_TEXT[api][status] ?? 'Error',
+          content: { 'application/json': { schema: { $ref: `#/components/schemas/${errorSchemaOf[api]}` } } },
+        };
+      }
+      operation.responses = responses;
+      if (operation.security) {
+        operation.security = api === 'marketplace' ? [{ WalletAddress: [], WalletSignature: [], WalletTimestamp: [] }] : [{ ApiKey: [] }];
+      }
+    }
+  }
+  // The adapter's own error shapes ({ message, code, issues }) are never sent: keep them out of clients.
+  const schemas = doc.components?.schemas ?? {};
+  for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
+  return doc;
+}
