@@ -1,5 +1,5 @@
 /**
- * Documentation sites: our renderer (sites/build, Astro in-process) next to Astro Starlight building the same
+ * Documentation sites: our renderer (sites/builder, Astro in-process) next to Astro Starlight building the same
  * generated pages, and the gzipped weight of a typical page of each built site.
  *
  * Content: for each size (100 and 1,000 pages) a generated docs folder: docs.json whose sidebar lists every
@@ -391,7 +391,7 @@ function countHtml(dir: string): number {
   return n;
 }
 
-const OUR_RENDERER = join(REPO_ROOT, 'sites/build/index.ts');
+const OUR_RENDERER = join(REPO_ROOT, 'sites/builder/index.ts');
 /** buildSite's progress phase that draws a social-preview PNG per page. */
 const SOCIAL_PHASE = 'social-images';
 
@@ -403,7 +403,7 @@ async function childMain(kind: string, args: string[]): Promise<void> {
     const [source, out, cacheDir] = args;
     if (!source || !out || !cacheDir) throw new Error('--child ours <source> <out> <cache dir>');
     // Loaded only here, in the child: the parent never imports Astro.
-    const { buildSite } = (await import(pathToFileURL(OUR_RENDERER).href)) as typeof import('../sites/build/index.ts');
+    const { buildSite } = (await import(pathToFileURL(OUR_RENDERER).href)) as typeof import('../sites/builder/index.ts');
     // Seconds per phase of buildSite (render, search, outputs, social-images, …), from its progress events.
     const phases: Record<string, number> = { 'load modules': (performance.now() - started) / 1000 };
     const rssAtPhaseStartKb: Record<string, number> = {};

@@ -21,7 +21,7 @@
  * (scripts/bench-orders.ts): accept-and-pay, the order list, event delivery to 1,000 connected agents.
  * Then Ed25519 verifications per second, node:crypto vs tweetnacl (scripts/bench-signatures.ts).
  * Last, documentation sites (scripts/bench-docs.ts): cold builds of 100 and 1,000 generated MDX pages by our
- * renderer (sites/build) and by Astro Starlight, each in a child process (wall seconds, peak RSS), and the
+ * renderer (sites/builder) and by Astro Starlight, each in a child process (wall seconds, peak RSS), and the
  * gzipped HTML/CSS/JS weight of one page of each site; about 2-3 minutes.
  *
  *   npm run bench             everything

@@ -1,6 +1,6 @@
 /**
  * Content checks of a documentation site (`docs check`): links of docs.json/docs.yaml and frontmatter that name
- * no page, broken links and anchors in page bodies; with page preparation (sites/source/mdx.ts), `{{ variables }}`
+ * no page, broken links and anchors in page bodies; with page preparation (sites/content/mdx.ts), `{{ variables }}`
  * with no value, MDX that does not parse, page code that building removes. The broken fixtures pin every problem
  * line: file, line, column, path, message.
  */
@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { checkSite, extractHeadings, headingSlugs, resolveHref, substituteVariables, type SourcePage } from '../sites/check/index.ts';
 import { loadConfig, validateFrontmatter } from '../sites/config/load.ts';
 import { formatProblem, sortProblems, type Problem } from '../sites/config/problems.ts';
-import { prepareSite } from '../sites/build/index.ts';
+import { prepareSite } from '../sites/builder/index.ts';
 import { routeOfFile } from '../sites/config/routes.ts';
 
 const fixture = (name: string) => new URL(`./fixtures/${name}/`, import.meta.url).pathname;

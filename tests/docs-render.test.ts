@@ -6,12 +6,12 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { devSite } from '../sites/build/dev.ts';
-import { BuildError, buildSite, prepareSite } from '../sites/build/index.ts';
-import { writeSocialImages } from '../sites/build/social-images.ts';
+import { devSite } from '../sites/builder/dev.ts';
+import { BuildError, buildSite, prepareSite } from '../sites/builder/index.ts';
+import { writeSocialImages } from '../sites/builder/social-images.ts';
 import { checkSite } from '../sites/check/index.ts';
-import { HOSTED_BASE, HOSTED_ORIGIN, resolveHosted } from '../sites/build/hosted.ts';
-import { readSite } from '../sites/source/read.ts';
+import { HOSTED_BASE, HOSTED_ORIGIN, resolveHosted } from '../sites/builder/hosted.ts';
+import { readSite } from '../sites/content/read.ts';
 import { buildFixture, FIXTURES, parseHtml, type BuiltSite, type El, type Page } from './helpers/docs.ts';
 
 const BASE = '/acme/widgets';
@@ -653,7 +653,7 @@ describe('og', () => {
   });
 });
 
-describe('hosted builds: one build per commit, resolved per response (sites/build/hosted.ts)', () => {
+describe('hosted builds: one build per commit, resolved per response (sites/builder/hosted.ts)', () => {
   let hosted: BuiltSite;
   beforeAll(async () => {
     hosted = await buildFixture('docs-empty', {

@@ -7,7 +7,7 @@ import { ogLogoProblem } from '../config/og-logo.ts';
 import { isExternal, normalizeRoute } from '../config/routes.ts';
 import type { DocsConfig } from '../config/schema/index.ts';
 import { sidebarGroups, type ConfigLocator } from '../config/semantics.ts';
-import { lineColumn, parseSource } from '../config/source.ts';
+import { lineColumn, parseSource } from '../config/parse.ts';
 import { resolveHref } from './links.ts';
 import { anchorsOf, linksOf, parseBody, type ParsedBody } from './mdx.ts';
 import type { SourcePage } from './types.ts';
@@ -150,7 +150,7 @@ export function checkSite(dir: string, options: CheckOptions): Problem[] {
   configFile(['socialPreview'], config.socialPreview);
 
   // Pages: frontmatter links and body links. Placeholders with no value, MDX that does not parse and page code
-  // are the renderer's page preparation's to report (sites/source/mdx.ts), as it is what runs.
+  // are the renderer's page preparation's to report (sites/content/mdx.ts), as it is what runs.
   for (const page of pages) {
     const body = parsed.get(page)!;
     const at = (offset: number) => {

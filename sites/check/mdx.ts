@@ -5,7 +5,7 @@ import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
-import { lookupVariable, PLACEHOLDER } from '../source/variables.ts';
+import { lookupVariable, PLACEHOLDER } from '../content/variables.ts';
 
 /**
  * Page bodies as the renderer reads them: `{{ variables }}` substituted in the raw text first, then MDX parsed.

@@ -28,7 +28,7 @@ export async function runInit(dir: string): Promise<number> {
 
 export async function runCheck(dir: string, { strict }: { strict: boolean }): Promise<number> {
   // Exactly what a build would report (page preparation included), without rendering.
-  const { prepareSite } = await import('../build/index.ts');
+  const { prepareSite } = await import('../builder/index.ts');
   const { problems } = await prepareSite({ source: dir, strict });
   report(problems, strict);
   return shouldFail(problems, { strict }) ? 1 : 0;
@@ -58,7 +58,7 @@ function progressPrinter() {
 export async function runBuild(dir: string, options: { out: string; strict: boolean; base?: string; site?: string }): Promise<number> {
   const progress = progressPrinter();
   // Astro loads only for the commands that render.
-  const { buildSite } = await import('../build/index.ts');
+  const { buildSite } = await import('../builder/index.ts');
   try {
     const result = await buildSite({ source: dir, ...options, failOnErrors: true, context: { published: false, defaultBranch: false, customDomain: false }, onProgress: progress });
     if (process.stdout.isTTY) process.stdout.write('\n');
@@ -76,7 +76,7 @@ export async function runBuild(dir: string, options: { out: string; strict: bool
 }
 
 export async function runDev(dir: string, options: { port?: number; host?: string }): Promise<number> {
-  const { devSite } = await import('../build/dev.ts');
+  const { devSite } = await import('../builder/dev.ts');
   const server = await devSite({ source: dir, ...options });
   console.log(`Previewing ${dir} at ${server.url} (reloads on edits; Ctrl+C stops)`);
   await new Promise<void>((resolve) => {

@@ -5,5 +5,5 @@ export { CONFIG_FILES, loadConfig, loadConfigSync, validateFrontmatter, type Loa
 export { checkConfigSemantics, sidebarGroups, type ConfigLocator } from './semantics.ts';
 export { isInternal, normalizeRoute, routeOfFile } from './routes.ts';
 export { docsJsonSchema, docsJsonSchemaText } from './json-schema.ts';
-export { lineColumn, parseSource, type ParsedSource } from './source.ts';
+export { lineColumn, parseSource, type ParsedSource } from './parse.ts';
 export { suggest, validateWithFallback, type FallbackResult, type FallbackSource } from './fallback.ts';

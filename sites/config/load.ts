@@ -4,7 +4,7 @@ import { validateWithFallback } from './fallback.ts';
 import { pathToString, sortProblems, type PathSegment, type Problem } from './problems.ts';
 import { docsConfigSchema, frontmatterSchema, type DocsConfig, type Frontmatter } from './schema/index.ts';
 import { checkConfigSemantics, type ConfigLocator } from './semantics.ts';
-import { parseSource } from './source.ts';
+import { parseSource } from './parse.ts';
 
 export { formatProblem, formatProblems, formatSummary, hasErrors, shouldFail, type Location, type PathSegment, type Problem, type Severity } from './problems.ts';
 

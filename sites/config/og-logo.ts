@@ -1,4 +1,4 @@
-import { CONTENT_TYPES, extensionOf } from '../build/content-types.ts';
+import { CONTENT_TYPES, extensionOf } from '../builder/content-types.ts';
 import { isExternal } from './schema/index.ts';
 
 /** Image types a generated social preview image can embed as `og.logo`, by file extension. */

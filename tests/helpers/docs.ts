@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { selectAll, select } from 'hast-util-select';
 import { toString } from 'hast-util-to-string';
 import { htmlToHast } from 'satteri';
-import { buildSite, type BuildOptions, type BuildResult } from '../../sites/build/index.ts';
+import { buildSite, type BuildOptions, type BuildResult } from '../../sites/builder/index.ts';
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 

@@ -8,10 +8,10 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BuildError, buildSite } from '../../../sites/build/index.ts';
-import { HOSTED_BASE, HOSTED_ORIGIN } from '../../../sites/build/hosted.ts';
-import { listedPages, redirectsMap } from '../../../sites/build/outputs.ts';
-import { markdownPath } from '../../../sites/build/site-data.ts';
+import { BuildError, buildSite } from '../../../sites/builder/index.ts';
+import { HOSTED_BASE, HOSTED_ORIGIN } from '../../../sites/builder/hosted.ts';
+import { listedPages, redirectsMap } from '../../../sites/builder/outputs.ts';
+import { markdownPath } from '../../../sites/builder/site-data.ts';
 import type { BuildManifest } from '../entities.ts';
 import { sha256Hex } from '../../platform/hash.ts';
 import { buildSearchIndex } from '../serving/search.ts';

@@ -1,5 +1,5 @@
-import { resolveHosted } from '../../../sites/build/hosted.ts';
-import { markdownPath, routeUrl } from '../../../sites/build/site-data.ts';
+import { resolveHosted } from '../../../sites/builder/hosted.ts';
+import { markdownPath, routeUrl } from '../../../sites/builder/site-data.ts';
 import { normalizeRoute } from '../../../sites/config/routes.ts';
 import { snippet } from './search.ts';
 import type { ServedSite } from './serve.ts';

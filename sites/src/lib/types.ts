@@ -11,7 +11,7 @@ export interface RenderContext {
   /** The repository on its code host: `owner/repo` and its URL. */
   codeHost?: { name: string; url?: string | undefined } | undefined;
   /**
-   * Built once for every way of serving it (sites/build/hosted.ts): the parts that depend on `defaultBranch` and
+   * Built once for every way of serving it (sites/builder/hosted.ts): the parts that depend on `defaultBranch` and
    * `customDomain` are kept between markers the host resolves per response, whatever those two say.
    */
   hosted?: boolean | undefined;

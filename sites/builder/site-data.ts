@@ -1,6 +1,6 @@
 import { normalizeRoute } from '../config/routes.ts';
 import { isExternal, type DocsConfig } from '../config/schema/index.ts';
-import type { SourcePage } from '../source/types.ts';
+import type { SourcePage } from '../content/types.ts';
 import { sidebarTitles } from '../src/lib/nav.ts';
 import type { PageData, RenderContext, SiteData } from '../src/lib/types.ts';
 

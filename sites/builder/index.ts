@@ -6,10 +6,10 @@ import { fileURLToPath } from 'node:url';
 import mdx from '@astrojs/mdx';
 import { build as astroBuild, type AstroInlineConfig } from 'astro';
 import { shouldFail } from '../config/problems.ts';
-import { preparePage } from '../source/mdx.ts';
-import { readSite } from '../source/read.ts';
-import type { SanitizeOptions } from '../source/sanitize.ts';
-import type { Problem, SourcePage } from '../source/types.ts';
+import { preparePage } from '../content/mdx.ts';
+import { readSite } from '../content/read.ts';
+import type { SanitizeOptions } from '../content/sanitize.ts';
+import type { Problem, SourcePage } from '../content/types.ts';
 import type { RenderContext, SiteData } from '../src/lib/types.ts';
 import { codeTitleTransformer } from '../src/components/mdx/code-meta.ts';
 import { copyButtonTransformer } from '../src/lib/code.ts';
@@ -22,7 +22,7 @@ import { writeSocialImages } from './social-images.ts';
 import { docsIntegration, type SiteState } from './integration.ts';
 import { buildSiteData, normalizeBase } from './site-data.ts';
 
-export type { Problem } from '../source/types.ts';
+export type { Problem } from '../content/types.ts';
 export type { RenderContext } from '../src/lib/types.ts';
 
 /** The Astro project (this folder's parent). */

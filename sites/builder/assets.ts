@@ -1,6 +1,6 @@
 import { copyFile, mkdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { listFiles } from '../source/read.ts';
+import { listFiles } from '../content/read.ts';
 
 /**
  * Files of the docs folder served with the site, at the same path (`images/a.png` -> `<base>/images/a.png`):
