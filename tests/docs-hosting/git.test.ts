@@ -1,0 +1,108 @@
+/**
+ * Reading documentation repositories at exact commits (server/hosting/git.ts): a real git repository with two
+ * branches, a lightweight and an annotated tag and a pull-request ref, mirrored, resolved and extracted.
+ */
+import { existsSync, lstatSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GitError, GitRepository } from '../../server/docs-hosting/git.ts';
+import { createGitRepo } from '../helpers/git-repo.ts';
+
+const repo = createGitRepo();
+const upstream = repo.dir;
+const root = join(upstream, '..');
+const git = repo.git;
+const write = (file: string, text: string) => repo.write({ [file]: text });
+const commit = repo.commit;
+
+const shas: Record<string, string> = {};
+let mirror: GitRepository;
+
+beforeAll(async () => {
+  write('docs.json', '{ "name": "Widgets" }\n');
+  write('index.mdx', '# Main v1\n');
+  shas.v1 = commit('v1');
+  git('tag', 'v1.0');
+  write('index.mdx', '# Main v2\n');
+  symlinkSync('/etc/passwd', join(upstream, 'leak.mdx'));
+  shas.main = commit('v2');
+  git('tag', '-a', 'v2.0', '-m', 'annotated');
+  git('checkout', '-q', '-b', 'beta');
+  write('index.mdx', '# Beta\n');
+  shas.beta = commit('beta');
+  git('checkout', '-q', '-b', 'pr-branch');
+  write('guide.mdx', '# From a pull request\n');
+  shas.pr = commit('pr');
+  git('update-ref', 'refs/pull/7/head', shas.pr);
+  git('checkout', '-q', 'main');
+  git('branch', '-q', '-D', 'pr-branch');
+
+  mirror = new GitRepository(join(root, 'mirror.git'), { protocols: ['file'] });
+  await mirror.sync(upstream);
+});
+afterAll(() => repo.cleanup());
+
+describe('refs', () => {
+  it('resolves the default branch, branches, tags (annotated ones to their commit), pull-request numbers and SHAs', async () => {
+    expect(await mirror.defaultBranch()).toBe('main');
+    expect(await mirror.resolve('main')).toBe(shas.main);
+    expect(await mirror.resolve('beta')).toBe(shas.beta);
+    expect(await mirror.resolve('v1.0')).toBe(shas.v1);
+    expect(await mirror.resolve('v2.0')).toBe(shas.main);
+    expect(await mirror.resolve('7')).toBe(shas.pr);
+    expect(await mirror.resolve(shas.v1!)).toBe(shas.v1);
+    expect(await mirror.resolve(shas.beta!.slice(0, 8))).toBe(shas.beta);
+  });
+
+  it('names nothing with revision syntax, unknown names, options or a SHA that is not there', async () => {
+    for (const ref of ['main~1', 'main^', 'v1.0..main', 'HEAD', '@{1}', '--help', 'nope', '8', 'deadbeef', '0'.repeat(40)]) {
+      expect(await mirror.resolve(ref), ref).toBeUndefined();
+    }
+  });
+
+  it('follows the remote on sync: new commits and refs, deleted refs pruned, a changed default branch', async () => {
+    write('index.mdx', '# Main v3\n');
+    const v3 = commit('v3');
+    git('update-ref', '-d', 'refs/pull/7/head');
+    git('symbolic-ref', 'HEAD', 'refs/heads/beta');
+    await mirror.sync(upstream);
+    expect(await mirror.resolve('main')).toBe(v3);
+    expect(await mirror.resolve('7')).toBeUndefined();
+    expect(await mirror.defaultBranch()).toBe('beta');
+    git('symbolic-ref', 'HEAD', 'refs/heads/main');
+    await mirror.sync(upstream);
+    expect(await mirror.defaultBranch()).toBe('main');
+  });
+});
+
+describe('extract', () => {
+  it('writes the tree of an exact commit, whatever the branches do later', async () => {
+    const out = join(root, 'out-v1');
+    await mirror.extract(shas.v1!, out);
+    expect(readFileSync(join(out, 'index.mdx'), 'utf8')).toBe('# Main v1\n');
+    expect(existsSync(join(out, 'guide.mdx'))).toBe(false);
+    await mirror.extract(shas.beta!, out);
+    expect(readFileSync(join(out, 'index.mdx'), 'utf8')).toBe('# Beta\n');
+    expect(existsSync(join(out, '.git'))).toBe(false);
+  });
+
+  it('turns a committed symlink into a text file holding its target, never a link out of the repository', async () => {
+    const out = join(root, 'out-main');
+    await mirror.extract(shas.main!, out);
+    expect(lstatSync(join(out, 'leak.mdx')).isSymbolicLink()).toBe(false);
+    expect(readFileSync(join(out, 'leak.mdx'), 'utf8')).toBe('/etc/passwd');
+  });
+
+  it('refuses anything but a full commit SHA', async () => {
+    await expect(mirror.extract('main', join(root, 'x'))).rejects.toBeInstanceOf(GitError);
+  });
+});
+
+describe('isolation', () => {
+  it('refuses transports that are not allowed (https only by default: no local paths, no ext::)', async () => {
+    const https = new GitRepository(join(root, 'https-only.git'));
+    await expect(https.sync(upstream)).rejects.toThrow(/transport 'file' not allowed/);
+    await expect(https.sync('ext::sh -c touch% /tmp/pwned')).rejects.toThrow(/not allowed/);
+    expect(existsSync('/tmp/pwned')).toBe(false);
+  });
+});

@@ -1,0 +1,187 @@
+/**
+ * Documentation hosting across processes: the `docs` CLI as a process against the server, a server killed in the
+ * middle of a build (the build is finished by the next start, nothing half-published), and two servers on one
+ * PostgreSQL serving what either built.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../server/app.ts';
+import { defaultDocsConfig, type DatabaseConfig } from '../../server/platform/config.ts';
+import { createLogger } from '../../server/platform/logger.ts';
+import { createGitRepo, type GitFixture } from '../helpers/git-repo.ts';
+import { get, published, settled, type Build } from '../helpers/hosting.ts';
+import { restClient } from '../helpers/rest.ts';
+import { createOrganization, createTestDatabase, onPostgres, startTestServer, testConfig, type TestServer } from '../helpers/server.ts';
+import { restartServerProcess, startServerProcess, stopServerProcess } from '../helpers/server-process.ts';
+
+const run = promisify(execFile);
+const repos: GitFixture[] = [];
+afterAll(() => repos.forEach((repo) => repo.cleanup()));
+
+function docsRepo(pages = 3): GitFixture {
+  const repo = createGitRepo();
+  repos.push(repo);
+  const files: Record<string, string> = { 'docs.json': JSON.stringify({ name: 'Procs' }), 'index.mdx': '# Home\n\nThe home page.\n' };
+  for (let i = 1; i < pages; i++) files[`page-${i}.mdx`] = `# Page ${i}\n\nText of page ${i}.\n\n\`\`\`js\nconst x = ${i};\n\`\`\`\n`;
+  repo.write(files);
+  repo.commit('docs');
+  return repo;
+}
+
+const hostingConfig = (database: DatabaseConfig) => ({
+  ...defaultDocsConfig(database),
+  workDir: mkdtempSync(join(tmpdir(), 'docs-procs-')),
+  allowLocalSources: true,
+});
+
+describe('the docs CLI against a running server', () => {
+  let server: TestServer;
+  let apiKey: string;
+  beforeAll(async () => {
+    server = await startTestServer({ rateLimits: 'off', docs: hostingConfig({ kind: 'pglite', dataDir: '' }) });
+    apiKey = (await createOrganization(server)).apiKey;
+  });
+  afterAll(() => server?.destroy());
+
+  const docs = async (args: string[], env: Record<string, string> = {}) => {
+    try {
+      const { stdout, stderr } = await run(process.execPath, ['sites/cli/docs.ts', ...args], { env: { ...process.env, DOCS_SERVER: server.url, DOCS_API_KEY: apiKey, ...env } });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const e = error as { code: number; stdout: string; stderr: string };
+      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    }
+  };
+
+  it('repo add, publish --wait, status, agent create, domain add', async () => {
+    const repo = docsRepo();
+    const added = await docs(['repo', 'add', 'acme/cli', repo.dir]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain(`registered acme/cli: ${server.url}/acme/cli`);
+    expect(added.stdout).toMatch(/webhook secret \(shown once\): \S{20,}/);
+
+    const publish = await docs(['publish', 'acme/cli', '--wait']);
+    expect(publish.code, publish.stderr).toBe(0);
+    expect(publish.stdout).toContain(`published 3 pages: ${server.url}/acme/cli`);
+    expect((await get(server.url, '/acme/cli/page-2')).text).toContain('Text of page 2.');
+
+    const status = await docs(['status', 'acme/cli']);
+    expect(status.stdout).toContain('acme/cli (default branch: main)');
+    expect(status.stdout).toMatch(/refs\/heads\/main {2}http:\/\/\S+\/acme\/cli {2}up to date/);
+    expect(status.stdout).toMatch(/SUCCEEDED/);
+
+    const agent = await docs(['agent', 'create', 'acme/cli', '--provider', 'mistral'], { MISTRAL_API_KEY: 'mk-secret' });
+    expect(agent.code, agent.stderr).toBe(0);
+    expect(agent.stdout.trim()).toMatch(/^dak_\S+$/);
+    expect(agent.stdout + agent.stderr).not.toContain('mk-secret');
+    expect((await docs(['domain', 'add', 'docs.cli.test', 'acme/cli'])).stdout).toContain('docs.cli.test serves acme/cli');
+  });
+
+  it('a failed publish exits 1 with the problems; usage errors exit 2; an unreachable server exits 1', async () => {
+    const repo = docsRepo();
+    repo.write({ 'docs.json': '{ "name": ' });
+    repo.commit('broken');
+    expect((await docs(['repo', 'add', 'acme/broken', repo.dir])).code).toBe(0);
+    const failed = await docs(['publish', 'acme/broken', '--wait']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/docs\.json:1:\d+ {2}error/);
+    expect(failed.stderr).toContain('Build failed');
+    expect((await docs(['publish'])).code).toBe(2);
+    expect((await docs(['agent', 'create', 'acme/cli'])).code).toBe(1); // no --provider
+    const away = await docs(['status', 'acme/cli'], { DOCS_SERVER: 'http://127.0.0.1:9' });
+    expect([away.code, away.stderr]).toEqual([1, expect.stringContaining('Cannot reach http://127.0.0.1:9')]);
+  });
+});
+
+/** An organization's key on a shared database, made by a server of the test's own. */
+async function organizationKey(database: DatabaseConfig): Promise<string> {
+  const server = await startServer(testConfig(database), createLogger('silent'));
+  try {
+    return (await createOrganization(server)).apiKey;
+  } finally {
+    await server.close();
+  }
+}
+
+describe('a server killed in the middle of a build', () => {
+  it('leaves nothing half-published; the next start builds it again and serves the site', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'docs-crash-'));
+    const env = { DOCS_LOCAL_SOURCES: 'on', DOCS_BUILD_LEASE_MS: '3000', RATE_LIMITS: 'off' };
+    // PGlite: the restarted process is the database's only one and takes the build at once; PostgreSQL: after its lease.
+    const throwaway = onPostgres ? await createTestDatabase() : undefined;
+    const database = throwaway?.config ?? 'pglite';
+    let first = await startServerProcess(database, { dataDir, env });
+    const apiKey = throwaway ? await organizationKey(throwaway.config) : (JSON.parse(readFileSync(join(dataDir, 'dev-organization.json'), 'utf8')) as { apiKey: string }).apiKey;
+    const rest = restClient(first.url, apiKey);
+    const repo = docsRepo(40);
+    expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'crash', source: repo.dir })).status).toBe(201);
+    const queued = (await rest<Build>('POST', '/api/docs/repositories/acme/crash/publish', {})).body;
+    // Killed once the build runs.
+    for (let i = 0; (await rest<Build>('GET', `/api/docs/builds/${queued.id}`)).body.status !== 'BUILDING'; i++) {
+      if (i > 200) throw new Error('the build never started');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await stopServerProcess(first, 'SIGKILL');
+    first = await restartServerProcess(database, { dataDir, env });
+    const again = restClient(first.url, apiKey);
+    try {
+      expect((await get(first.url, '/acme/crash/page-39')).status).not.toBe(200); // nothing served from a build that did not finish
+      const build = await settled(again, queued, 120_000);
+      expect(build).toMatchObject({ status: 'SUCCEEDED', pages: 40 });
+      expect((await get(first.url, '/acme/crash/page-39')).text).toContain('Text of page 39.');
+      expect((await again('GET', '/api/docs/repositories/acme/crash/builds')).body.total).toBe(1);
+    } finally {
+      await stopServerProcess(first);
+      await throwaway?.drop();
+    }
+  }, 180_000);
+});
+
+describe('a build whose lease is taken over', () => {
+  it('stops, and only the attempt that holds the build finishes it', async () => {
+    const server = await startTestServer({ rateLimits: 'off', docs: { ...hostingConfig({ kind: 'pglite', dataDir: '' }), leaseMs: 3000 } });
+    try {
+      const rest = restClient(server.url, (await createOrganization(server)).apiKey);
+      const repo = docsRepo(30);
+      expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'lease', source: repo.dir })).status).toBe(201);
+      const queued = (await rest<Build>('POST', '/api/docs/repositories/acme/lease/publish', {})).body;
+      for (let i = 0; (await rest<Build>('GET', `/api/docs/builds/${queued.id}`)).body.status !== 'BUILDING'; i++) {
+        if (i > 200) throw new Error('the build never started');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // As if another process had claimed it (its attempt number moves on): this attempt must not finish it.
+      await server.db.em().execute(`update docs_build set attempts = attempts + 1 where id = ?`, [queued.id]);
+      const build = await settled(rest, queued, 120_000);
+      expect(build).toMatchObject({ status: 'SUCCEEDED', pages: 30 });
+      // Attempt 1 was fenced off, attempt 2 (the "other process") never ran here, attempt 3 took the build after its lease.
+      const [row] = await server.db.em().execute<{ attempts: number }[]>('select attempts from docs_build where id = ?', [queued.id]);
+      expect(row?.attempts).toBe(3);
+    } finally {
+      await server.destroy();
+    }
+  }, 120_000);
+});
+
+describe.runIf(onPostgres)('two servers on one PostgreSQL', () => {
+  it('a site published through one is served by the other (built files live in the database)', async () => {
+    const { config: database, drop } = await createTestDatabase();
+    const a = await startServer({ ...testConfig(database), rateLimits: 'off', docs: hostingConfig(database) }, createLogger('silent'));
+    const b = await startServer({ ...testConfig(database), rateLimits: 'off', docs: { ...hostingConfig(database), buildConcurrency: 1 } }, createLogger('silent'));
+    try {
+      const rest = restClient(a.url, (await createOrganization(a)).apiKey);
+      const repo = docsRepo();
+      expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'shared', source: repo.dir })).status).toBe(201);
+      await published(rest, 'acme/shared');
+      expect((await get(b.url, '/acme/shared/page-1')).text).toContain('Text of page 1.');
+      expect((await get(a.url, '/acme/shared/page-1')).text).toContain('Text of page 1.');
+    } finally {
+      await a.close();
+      await b.close();
+      await drop();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,579 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
+import { getAddMemoInstruction } from '@solana-program/memo';
+import {
+  AccountState,
+  findAssociatedTokenPda,
+  getMintEncoder,
+  getTokenDecoder,
+  getTokenEncoder,
+  getTransferCheckedInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token';
+import {
+  AccountRole,
+  address,
+  appendTransactionMessageInstructions,
+  compressTransactionMessageUsingAddressLookupTables,
+  createNoopSigner,
+  createTransactionMessage,
+  getTransactionDecoder,
+  getTransactionEncoder,
+  lamports,
+  partiallySignTransactionMessageWithSigners,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  setTransactionMessageLifetimeUsingDurableNonce,
+  type Address,
+  type Blockhash,
+  type Instruction,
+  type Nonce,
+  type TransactionSigner,
+} from '@solana/kit';
+import bs58 from 'bs58';
+import nacl from 'tweetnacl';
+import { LiteSVM, TransactionMetadata } from 'litesvm';
+import { describe, expect, it } from 'vitest';
+import {
+  buildPaymentHeader,
+  buildPaymentTransaction,
+  encodePaymentHeader,
+  SPL_MEMO_PROGRAM_ADDRESS,
+  toTransactionSigner,
+  type PaymentConfig,
+} from '../../client-sdk/payment.ts';
+import { generateKeypair, keypairSigner, type WalletSigner } from '../../client-sdk/wallet.ts';
+import { AppError } from '../../server/platform/errors.ts';
+import { checkPayment, MAX_PAYMENT_HEADER_CHARS, type PaymentCheckInput } from '../../server/marketplace/payment-check.ts';
+
+const TOKEN_2022 = address('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
+const SYSTEM = address('11111111111111111111111111111111');
+const TX_FIELD = 'paymentHeader.payload.signedTransaction';
+
+const mint = address('4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU'); // devnet USDC
+const otherMint = address(generateKeypair().address);
+const marketplace = generateKeypair();
+const ata = async (owner: string, forMint: Address = mint) =>
+  (await findAssociatedTokenPda({ owner: address(owner), mint: forMint, tokenProgram: TOKEN_PROGRAM_ADDRESS }))[0];
+const marketplaceTokenAccount = await ata(marketplace.address);
+const ledger = { mint, marketplaceWallet: marketplace.address, marketplaceTokenAccount };
+const config: PaymentConfig = {
+  currency: 'USDC',
+  mint,
+  decimals: 6,
+  destination: marketplace.address,
+  destinationTokenAccount: marketplaceTokenAccount,
+  cluster: 'localnet',
+  commissionBps: 1000,
+  rpcUrl: '/api/solana',
+};
+
+const consumerKey = generateKeypair();
+const consumer = keypairSigner(consumerKey.secretKey);
+const consumerAta = await ata(consumer.address);
+const mallory = keypairSigner(generateKeypair().secretKey);
+const order = { id: randomUUID(), price: 12.5 };
+const PRICE_MICRO = 12_500_000n;
+const blockhash = { blockhash: bs58.encode(randomBytes(32)), lastValidBlockHeight: 1_000n };
+
+const base64 = (bytes: Uint8Array | string) => Buffer.from(bytes).toString('base64');
+const rawHeader = (value: unknown) => base64(JSON.stringify(value));
+const headerFor = (transaction: Uint8Array, amount = order.price, destination = marketplace.address) =>
+  encodePaymentHeader({ transaction, amount, destination });
+
+const input = (header: string, overrides: Partial<PaymentCheckInput> = {}): PaymentCheckInput => ({
+  header,
+  paymentMethod: 'usdc',
+  order: { id: order.id, priceMicro: PRICE_MICRO },
+  payer: consumer.address,
+  ledger,
+  ...overrides,
+});
+
+/** The AppError checkPayment throws; fails the test when it does not throw one. */
+function refusal(header: string, overrides: Partial<PaymentCheckInput> = {}): AppError {
+  try {
+    checkPayment(input(header, overrides));
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('checkPayment accepted the payment');
+}
+
+function expectRefused(header: string, code: string, reason: string, overrides: Partial<PaymentCheckInput> = {}) {
+  const error = refusal(header, overrides);
+  expect({ code: error.code, reason: error.details?.reason }).toEqual({ code, reason });
+  expect(typeof error.details?.field).toBe('string');
+  return error;
+}
+
+const validTransaction = await buildPaymentTransaction({ signer: consumer, order, config, blockhash });
+const validHeader = headerFor(validTransaction);
+
+// ---- hand-built transactions -------------------------------------------------------------------
+
+interface TransferOptions {
+  source?: Address;
+  mint?: Address;
+  destination?: Address;
+  authority?: TransactionSigner | Address;
+  amount?: bigint;
+  decimals?: number;
+  programAddress?: Address;
+}
+
+function transfer(options: TransferOptions = {}, payer: TransactionSigner = toTransactionSigner(consumer)): Instruction {
+  return getTransferCheckedInstruction(
+    {
+      source: options.source ?? consumerAta,
+      mint: options.mint ?? mint,
+      destination: options.destination ?? marketplaceTokenAccount,
+      authority: options.authority ?? payer,
+      amount: options.amount ?? PRICE_MICRO,
+      decimals: options.decimals ?? 6,
+    },
+    { programAddress: options.programAddress ?? TOKEN_PROGRAM_ADDRESS },
+  );
+}
+
+const memo = (text = order.id) => getAddMemoInstruction({ memo: text }, { programAddress: SPL_MEMO_PROGRAM_ADDRESS });
+
+function systemTransfer(from: Address, to: Address, amount: bigint): Instruction {
+  const data = new Uint8Array(12);
+  const view = new DataView(data.buffer);
+  view.setUint32(0, 2, true);
+  view.setBigUint64(4, amount, true);
+  return {
+    programAddress: SYSTEM,
+    accounts: [
+      { address: from, role: AccountRole.WRITABLE_SIGNER },
+      { address: to, role: AccountRole.WRITABLE },
+    ],
+    data,
+  };
+}
+
+type Message = Parameters<typeof partiallySignTransactionMessageWithSigners>[0];
+
+interface BuildOptions {
+  feePayer?: TransactionSigner;
+  version?: 'legacy' | 0;
+  /** Transforms the message before signing (lookup tables, durable nonce). */
+  transform?: (message: any) => any;
+}
+
+/** Signs with every signer it holds; a noop signer leaves its signature empty (all zeros). */
+async function build(instructions: Instruction[], options: BuildOptions = {}): Promise<Uint8Array> {
+  const message = pipe(
+    createTransactionMessage({ version: options.version ?? 0 }),
+    (m) => setTransactionMessageFeePayerSigner(options.feePayer ?? toTransactionSigner(consumer), m),
+    (m) =>
+      setTransactionMessageLifetimeUsingBlockhash(
+        { blockhash: blockhash.blockhash as Blockhash, lastValidBlockHeight: blockhash.lastValidBlockHeight },
+        m,
+      ),
+    (m) => appendTransactionMessageInstructions(instructions, m),
+  );
+  const signed = await partiallySignTransactionMessageWithSigners((options.transform ? options.transform(message) : message) as Message);
+  return Uint8Array.from(getTransactionEncoder().encode(signed));
+}
+
+// ---- tests -------------------------------------------------------------------------------------
+
+describe('checkPayment: a valid payment', () => {
+  it("accepts the SDK's transaction and returns its id, wire bytes and blockhash", () => {
+    const checked = checkPayment(input(validHeader));
+    const decoded = getTransactionDecoder().decode(validTransaction);
+    expect(checked.signature).toBe(bs58.encode(decoded.signatures[consumer.address as Address]!));
+    expect(checked.transaction).toEqual(validTransaction);
+    expect(checked.blockhash).toBe(blockhash.blockhash);
+  });
+
+  it('accepts legacy transactions, compute budget instructions (once each) and no memo', async () => {
+    const withBudget = await build([
+      getSetComputeUnitLimitInstruction({ units: 20_000 }),
+      getSetComputeUnitPriceInstruction({ microLamports: 1_000n }),
+      transfer(),
+      memo(),
+    ]);
+    expect(checkPayment(input(headerFor(withBudget))).blockhash).toBe(blockhash.blockhash);
+    const legacy = await build([transfer(), memo()], { version: 'legacy' });
+    expect(checkPayment(input(headerFor(legacy))).transaction).toEqual(legacy);
+    const noMemo = await build([transfer()]);
+    expect(checkPayment(input(headerFor(noMemo))).transaction).toEqual(noMemo);
+  });
+
+  it('SDK compute budget options produce an accepted transaction', async () => {
+    const transaction = await buildPaymentTransaction({
+      signer: consumer,
+      order,
+      config,
+      blockhash,
+      computeUnitLimit: 30_000,
+      computeUnitPrice: 5n,
+    });
+    expect(checkPayment(input(headerFor(transaction))).transaction).toEqual(transaction);
+  });
+
+  it('converts prices through decimal strings (0.3 USDC is 300000 micro-USDC, not 299999)', async () => {
+    const cheap = { id: randomUUID(), price: 0.3 };
+    const transaction = await buildPaymentTransaction({ signer: consumer, order: cheap, config, blockhash });
+    const checked = checkPayment(input(headerFor(transaction, 0.3), { order: { id: cheap.id, priceMicro: 300_000n } }));
+    expect(checked.transaction).toEqual(transaction);
+    // 0.1 + 0.2 is 0.30000000000000004: not a USDC amount; the SDK refuses rather than rounds.
+    const float = { id: 'x', price: 0.1 + 0.2 };
+    await expect(buildPaymentTransaction({ signer: consumer, order: float, config, blockhash })).rejects.toThrow(TypeError);
+  });
+
+  it('buildPaymentHeader fetches the blockhash from config.rpcUrl resolved against baseUrl', async () => {
+    const rpcBlockhash = bs58.encode(randomBytes(32));
+    const requests: { url: string | undefined; method: string }[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const call = JSON.parse(body) as { id: number; method: string };
+        requests.push({ url: req.url, method: call.method });
+        res.setHeader('content-type', 'application/json');
+        res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: call.id,
+            result: { context: { slot: 1 }, value: { blockhash: rpcBlockhash, lastValidBlockHeight: 150 } },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const header = await buildPaymentHeader({ signer: consumer, order, config, baseUrl: `http://127.0.0.1:${port}` });
+      expect(requests).toEqual([{ url: '/api/solana', method: 'getLatestBlockhash' }]);
+      expect(checkPayment(input(header)).blockhash).toBe(rpcBlockhash);
+      const decoded = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
+      expect(decoded).toEqual({
+        version: '1',
+        payload: { signedTransaction: expect.any(String), amount: 12.5, currency: 'USDC', destination: marketplace.address },
+      });
+    } finally {
+      server.close();
+    }
+  });
+
+  it("the SDK's transaction executes on the SPL Token program (LiteSVM)", async () => {
+    const svm = new LiteSVM();
+    const rent = svm.minimumBalanceForRentExemption(165n);
+    svm.setAccount({
+      address: mint,
+      data: Uint8Array.from(
+        getMintEncoder().encode({
+          mintAuthority: null,
+          supply: 1_000_000_000n,
+          decimals: 6,
+          isInitialized: true,
+          freezeAuthority: null,
+        }),
+      ),
+      executable: false,
+      lamports: lamports(svm.minimumBalanceForRentExemption(82n)),
+      programAddress: TOKEN_PROGRAM_ADDRESS,
+      space: 82n,
+    });
+    const tokenAccount = (at: Address, owner: string, amount: bigint) =>
+      svm.setAccount({
+        address: at,
+        data: Uint8Array.from(
+          getTokenEncoder().encode({
+            mint,
+            owner: address(owner),
+            amount,
+            delegate: null,
+            state: AccountState.Initialized,
+            isNative: null,
+            delegatedAmount: 0n,
+            closeAuthority: null,
+          }),
+        ),
+        executable: false,
+        lamports: lamports(rent),
+        programAddress: TOKEN_PROGRAM_ADDRESS,
+        space: 165n,
+      });
+    tokenAccount(consumerAta, consumer.address, 100_000_000n);
+    tokenAccount(marketplaceTokenAccount, marketplace.address, 0n);
+    svm.airdrop(address(consumer.address), lamports(1_000_000_000n));
+
+    const latest = { blockhash: svm.latestBlockhash(), lastValidBlockHeight: 1_000n };
+    const header = await buildPaymentHeader({ signer: consumer, order, config, blockhash: latest });
+    const checked = checkPayment(input(header));
+    const result = svm.sendTransaction(getTransactionDecoder().decode(checked.transaction));
+    expect(result instanceof TransactionMetadata ? 'ok' : result.toString()).toBe('ok');
+    const balance = (at: Address) => {
+      const account = svm.getAccount(at);
+      if (!account.exists) throw new Error(`no account ${at}`);
+      return getTokenDecoder().decode(account.data).amount;
+    };
+    expect(balance(marketplaceTokenAccount)).toBe(PRICE_MICRO);
+    expect(balance(consumerAta)).toBe(100_000_000n - PRICE_MICRO);
+  });
+});
+
+describe('checkPayment: the header', () => {
+  it(`refuses a header over ${MAX_PAYMENT_HEADER_CHARS} characters before decoding it`, () => {
+    expectRefused('A'.repeat(MAX_PAYMENT_HEADER_CHARS + 4), 'INVALID_PAYMENT_HEADER', 'too_large');
+  });
+
+  it('refuses anything but canonical base64', () => {
+    expectRefused('not base64!', 'INVALID_PAYMENT_HEADER', 'not_base64');
+    expectRefused(validHeader.slice(0, -1), 'INVALID_PAYMENT_HEADER', 'not_base64');
+    expectRefused('QR==', 'INVALID_PAYMENT_HEADER', 'not_base64'); // non-zero padding bits ("A" is QQ==)
+    expectRefused(` ${validHeader}`, 'INVALID_PAYMENT_HEADER', 'not_base64');
+  });
+
+  it('refuses base64 that is not UTF-8 JSON', () => {
+    expectRefused(base64('{"version":"1",'), 'INVALID_PAYMENT_HEADER', 'not_json');
+    expectRefused(base64(Uint8Array.of(0xff, 0xfe, 0x7b, 0x7d)), 'INVALID_PAYMENT_HEADER', 'not_json');
+  });
+
+  it('refuses extra, missing or mistyped fields (strict shape)', () => {
+    const good = JSON.parse(Buffer.from(validHeader, 'base64').toString()) as { version: string; payload: Record<string, unknown> };
+    const extraTop = expectRefused(rawHeader({ ...good, extra: 1 }), 'INVALID_PAYMENT_HEADER', 'shape');
+    expect(extraTop.details).toMatchObject({ field: 'paymentHeader.extra', problems: { 'paymentHeader.extra': 'Unknown field' } });
+    const extraPayload = expectRefused(rawHeader({ ...good, payload: { ...good.payload, memo: 'x' } }), 'INVALID_PAYMENT_HEADER', 'shape');
+    expect(extraPayload.details?.field).toBe('paymentHeader.payload.memo');
+    const missing = expectRefused(rawHeader({ version: '1' }), 'INVALID_PAYMENT_HEADER', 'shape');
+    expect(missing.details?.field).toBe('paymentHeader.payload');
+    const stringAmount = expectRefused(rawHeader({ ...good, payload: { ...good.payload, amount: '12.5' } }), 'INVALID_PAYMENT_HEADER', 'shape');
+    expect(stringAmount.details?.field).toBe('paymentHeader.payload.amount');
+    expectRefused(rawHeader([good]), 'INVALID_PAYMENT_HEADER', 'shape');
+  });
+
+  it("refuses versions other than '1', currencies other than USDC and payment methods other than usdc", () => {
+    const good = JSON.parse(Buffer.from(validHeader, 'base64').toString()) as { version: string; payload: Record<string, unknown> };
+    const version = expectRefused(rawHeader({ ...good, version: '2' }), 'INVALID_PAYMENT_HEADER', 'unsupported_version');
+    expect(version.details?.field).toBe('paymentHeader.version');
+    const currency = expectRefused(rawHeader({ ...good, payload: { ...good.payload, currency: 'USDT' } }), 'INVALID_PAYMENT_HEADER', 'unsupported_currency');
+    expect(currency.details?.field).toBe('paymentHeader.payload.currency');
+    const method = expectRefused(validHeader, 'INVALID_PAYMENT_HEADER', 'unsupported_payment_method', { paymentMethod: 'sol' });
+    expect(method.details?.field).toBe('paymentMethod');
+  });
+
+  it("refuses a header amount other than the order's price (exact, in micro-USDC)", () => {
+    for (const amount of [12.49, 12.500001, 125, 0, -12.5]) {
+      const error = expectRefused(headerFor(validTransaction, amount), 'AMOUNT_MISMATCH', 'header_amount');
+      expect(error.details).toMatchObject({ field: 'paymentHeader.payload.amount', expected: 12.5, actual: amount });
+    }
+    expectRefused(headerFor(validTransaction, 12.5000001), 'AMOUNT_MISMATCH', 'header_amount');
+  });
+
+  it('refuses a header destination other than the marketplace wallet', () => {
+    const error = expectRefused(headerFor(validTransaction, 12.5, mallory.address), 'INVALID_PAYMENT_HEADER', 'destination');
+    expect(error.details).toMatchObject({ field: 'paymentHeader.payload.destination', expected: marketplace.address });
+    // The marketplace's token account is not the wallet either.
+    expectRefused(headerFor(validTransaction, 12.5, marketplaceTokenAccount), 'INVALID_PAYMENT_HEADER', 'destination');
+  });
+});
+
+describe('checkPayment: the transaction', () => {
+  it('refuses bytes that are not a transaction, trailing bytes and oversized transactions', () => {
+    const check = (bytes: Uint8Array, reason: string) => {
+      const error = expectRefused(headerFor(bytes), 'INVALID_PAYMENT_HEADER', reason);
+      expect(error.details?.field).toBe(TX_FIELD);
+    };
+    check(new Uint8Array(), 'malformed_transaction');
+    check(Uint8Array.from(randomBytes(200).map((b) => b & 0x7f)), 'malformed_transaction');
+    check(Uint8Array.of(...validTransaction, 0), 'malformed_transaction');
+    check(validTransaction.slice(0, -1), 'malformed_transaction');
+    check(new Uint8Array(1300), 'transaction_too_large');
+    check(Uint8Array.of(0x81, ...validTransaction.slice(1)), 'unsupported_transaction_version');
+    const badBase64 = JSON.parse(Buffer.from(validHeader, 'base64').toString()) as { payload: Record<string, unknown> };
+    badBase64.payload.signedTransaction = `${String(badBase64.payload.signedTransaction)}!`;
+    expect(refusal(rawHeader(badBase64)).details).toMatchObject({ reason: 'not_base64', field: TX_FIELD });
+  });
+
+  it('refuses length prefixes in a longer form than needed, even when signed', () => {
+    // The signature count (1) as two bytes: a first byte >= 0x80 is a message-first (v1) envelope,
+    // as 128 signatures cannot fit in a packet.
+    const envelope = Uint8Array.of(0x81, 0x00, ...validTransaction.slice(1));
+    expectRefused(headerFor(envelope), 'INVALID_PAYMENT_HEADER', 'unsupported_transaction_version');
+    // The memo's data length (36) as two bytes, inside the message, signed again by the consumer.
+    const message = validTransaction.slice(65);
+    const lengthAt = message.length - 1 - 36 - 1; // ...memo length, memo, lookup table count
+    expect(message[lengthAt]).toBe(36);
+    const longer = Uint8Array.of(...message.slice(0, lengthAt), 0x80 | 36, 0x00, ...message.slice(lengthAt + 1));
+    const signature = nacl.sign.detached(longer, consumerKey.secretKey);
+    expectRefused(headerFor(Uint8Array.of(1, ...signature, ...longer)), 'INVALID_PAYMENT_HEADER', 'malformed_transaction');
+    // The same bytes with the canonical prefix, signed the same way: accepted.
+    const resigned = Uint8Array.of(1, ...nacl.sign.detached(message, consumerKey.secretKey), ...message);
+    expect(checkPayment(input(headerFor(resigned))).transaction).toEqual(resigned);
+  });
+
+  it('refuses a transfer amount other than the price (header amount right)', async () => {
+    const error = expectRefused(headerFor(await build([transfer({ amount: 12_000_000n }), memo()])), 'AMOUNT_MISMATCH', 'transfer_amount');
+    expect(error.details).toMatchObject({ field: TX_FIELD, expected: 12.5, actual: 12 });
+    expectRefused(headerFor(await build([transfer({ amount: PRICE_MICRO + 1n }), memo()])), 'AMOUNT_MISMATCH', 'transfer_amount');
+  });
+
+  it("refuses a transfer to another token account than the marketplace's", async () => {
+    const toMallory = await build([transfer({ destination: await ata(mallory.address) }), memo()]);
+    const error = expectRefused(headerFor(toMallory), 'INVALID_PAYMENT_HEADER', 'transfer_destination');
+    expect(error.details).toMatchObject({ expected: marketplaceTokenAccount });
+    // The marketplace wallet itself is not its token account.
+    const toWallet = await build([transfer({ destination: address(marketplace.address) }), memo()]);
+    expectRefused(headerFor(toWallet), 'INVALID_PAYMENT_HEADER', 'transfer_destination');
+  });
+
+  it('refuses another mint, other decimals and the Token-2022 program', async () => {
+    const wrongMint = await build([transfer({ mint: otherMint, source: await ata(consumer.address, otherMint) }), memo()]);
+    expect(expectRefused(headerFor(wrongMint), 'INVALID_PAYMENT_HEADER', 'mint').details).toMatchObject({ expected: mint });
+    expectRefused(headerFor(await build([transfer({ decimals: 9, amount: PRICE_MICRO * 1000n }), memo()])), 'INVALID_PAYMENT_HEADER', 'decimals');
+    expectRefused(headerFor(await build([transfer({ programAddress: TOKEN_2022 }), memo()])), 'INVALID_PAYMENT_HEADER', 'token_program');
+  });
+
+  it('refuses two transfers, and none', async () => {
+    const half = PRICE_MICRO / 2n;
+    const two = await build([transfer({ amount: half }), transfer({ amount: half }), memo()]);
+    expect(expectRefused(headerFor(two), 'INVALID_PAYMENT_HEADER', 'transfer_count').details).toMatchObject({ count: 2 });
+    const none = await build([memo()]);
+    expect(expectRefused(headerFor(none), 'INVALID_PAYMENT_HEADER', 'transfer_count').details).toMatchObject({ count: 0 });
+  });
+
+  it('refuses any instruction outside the allow-list', async () => {
+    const drain = systemTransfer(address(consumer.address), address(mallory.address), 1_000_000n);
+    const error = expectRefused(headerFor(await build([transfer(), memo(), drain])), 'INVALID_PAYMENT_HEADER', 'instruction_not_allowed');
+    expect(error.details).toMatchObject({ field: TX_FIELD, index: 2, program: SYSTEM });
+    // Other SPL Token instructions (a plain Transfer, discriminator 3) and other compute budget ones.
+    const plain: Instruction = { ...transfer(), data: Uint8Array.of(3, ...new Uint8Array(8)) };
+    expectRefused(headerFor(await build([plain, transfer(), memo()])), 'INVALID_PAYMENT_HEADER', 'instruction_not_allowed');
+    const heap: Instruction = { programAddress: address('ComputeBudget111111111111111111111111111111'), data: Uint8Array.of(1, 0, 0, 1, 0) };
+    expectRefused(headerFor(await build([heap, transfer(), memo()])), 'INVALID_PAYMENT_HEADER', 'instruction_not_allowed');
+    // The memo program of @solana-program/memo 0.15's default address is not the deployed SPL Memo.
+    const otherMemo = getAddMemoInstruction({ memo: order.id });
+    expectRefused(headerFor(await build([transfer(), otherMemo])), 'INVALID_PAYMENT_HEADER', 'instruction_not_allowed');
+  });
+
+  it('refuses a compute budget instruction or a memo given twice', async () => {
+    const limit = getSetComputeUnitLimitInstruction({ units: 20_000 });
+    expectRefused(headerFor(await build([limit, limit, transfer(), memo()])), 'INVALID_PAYMENT_HEADER', 'duplicate_instruction');
+    expectRefused(headerFor(await build([transfer(), memo(), memo()])), 'INVALID_PAYMENT_HEADER', 'duplicate_instruction');
+  });
+
+  it('refuses a memo other than the order id', async () => {
+    const error = expectRefused(headerFor(await build([transfer(), memo(randomUUID())])), 'INVALID_PAYMENT_HEADER', 'memo');
+    expect(error.details).toMatchObject({ expected: order.id });
+    const sdkForOtherOrder = await buildPaymentTransaction({ signer: consumer, order: { id: randomUUID(), price: 12.5 }, config, blockhash });
+    expectRefused(headerFor(sdkForOtherOrder), 'INVALID_PAYMENT_HEADER', 'memo');
+  });
+
+  it('refuses address lookup tables', async () => {
+    const lookupTable = address(generateKeypair().address);
+    const compressed = await build([transfer(), memo()], {
+      transform: (message) => compressTransactionMessageUsingAddressLookupTables(message, { [lookupTable]: [mint] }),
+    });
+    expectRefused(headerFor(compressed), 'INVALID_PAYMENT_HEADER', 'address_lookup_table');
+  });
+
+  it('refuses durable nonce transactions', async () => {
+    const nonced = await build([transfer(), memo()], {
+      transform: (message) =>
+        setTransactionMessageLifetimeUsingDurableNonce(
+          {
+            nonce: bs58.encode(randomBytes(32)) as Nonce,
+            nonceAccountAddress: address(generateKeypair().address),
+            nonceAuthorityAddress: address(consumer.address),
+          },
+          message,
+        ),
+    });
+    const error = expectRefused(headerFor(nonced), 'INVALID_PAYMENT_HEADER', 'durable_nonce');
+    expect(error.details).toMatchObject({ index: 0, program: SYSTEM });
+  });
+
+  it('refuses a transfer authorised by another wallet, or from another token account', async () => {
+    // Mallory pays from her own account, signs it all; the authenticated consumer submits it.
+    const malloryTx = await build([transfer({ authority: toTransactionSigner(mallory), source: await ata(mallory.address) }), memo()], {
+      feePayer: toTransactionSigner(mallory),
+    });
+    expectRefused(headerFor(malloryTx), 'UNAUTHORIZED_ACCESS', 'authority');
+    // The consumer as authority (a delegate) of Mallory's token account.
+    const delegated = await build([transfer({ source: await ata(mallory.address) }), memo()]);
+    expectRefused(headerFor(delegated), 'UNAUTHORIZED_ACCESS', 'source');
+  });
+});
+
+describe('checkPayment: signatures', () => {
+  const signatureBytes = (wire: Uint8Array) => ({ start: 1, end: 65, wire: Uint8Array.from(wire) });
+
+  it('refuses a missing signature (all zeros)', () => {
+    const { start, end, wire } = signatureBytes(validTransaction);
+    wire.fill(0, start, end);
+    const error = expectRefused(headerFor(wire), 'INVALID_SIGNATURE', 'missing');
+    expect(error.details).toMatchObject({ field: TX_FIELD, signer: consumer.address });
+  });
+
+  it("refuses a transaction whose fee payer did not sign (the payer's own signature valid)", async () => {
+    const sponsor = createNoopSigner(address(mallory.address));
+    const unsigned = await build([transfer(), memo()], { feePayer: sponsor });
+    const error = expectRefused(headerFor(unsigned), 'INVALID_SIGNATURE', 'missing');
+    expect(error.details).toMatchObject({ signer: mallory.address });
+    // Signed by a fee payer other than the consumer: accepted (sponsored fees).
+    const sponsored = await build([transfer(), memo()], { feePayer: toTransactionSigner(mallory) });
+    expect(checkPayment(input(headerFor(sponsored))).transaction).toEqual(sponsored);
+  });
+
+  it('refuses a transfer whose authority (the payer) is not a signer of the transaction', async () => {
+    const notSigning = await build([transfer({ authority: address(consumer.address) }), memo()], {
+      feePayer: toTransactionSigner(mallory),
+    });
+    expect(expectRefused(headerFor(notSigning), 'INVALID_SIGNATURE', 'missing').details).toMatchObject({ signer: consumer.address });
+  });
+
+  it('refuses a corrupted signature and a message changed after signing', () => {
+    const { start, wire } = signatureBytes(validTransaction);
+    wire[start + 10]! ^= 0x01;
+    expect(expectRefused(headerFor(wire), 'INVALID_SIGNATURE', 'wrong').details).toMatchObject({ signer: consumer.address });
+    // A different recent blockhash after signing: everything else checks out, the signature does not.
+    const tampered = Buffer.from(validTransaction);
+    const at = tampered.indexOf(Buffer.from(bs58.decode(blockhash.blockhash)));
+    expect(at).toBeGreaterThan(65);
+    tampered[at]! ^= 0x01;
+    const error = expectRefused(headerFor(tampered), 'INVALID_SIGNATURE', 'wrong');
+    expect(error.details?.signer).toBe(consumer.address);
+  });
+});
+
+describe('checkPayment: speed', () => {
+  it('checks a valid payment in well under a millisecond (ops/s in the output)', async () => {
+    const warm = 200;
+    for (let i = 0; i < warm; i++) checkPayment(input(validHeader));
+    const runs = 3_000;
+    let started = performance.now();
+    for (let i = 0; i < runs; i++) checkPayment(input(validHeader));
+    const hot = runs / ((performance.now() - started) / 1000);
+
+    // New consumers: no cached key object or token account.
+    const fresh: { header: string; payer: string }[] = [];
+    for (let i = 0; i < 300; i++) {
+      const signer: WalletSigner = keypairSigner(generateKeypair().secretKey);
+      fresh.push({ header: headerFor(await buildPaymentTransaction({ signer, order, config, blockhash })), payer: signer.address });
+    }
+    started = performance.now();
+    for (const { header, payer } of fresh) checkPayment(input(header, { payer }));
+    const cold = fresh.length / ((performance.now() - started) / 1000);
+
+    const rejected = headerFor(validTransaction, 12.49);
+    started = performance.now();
+    for (let i = 0; i < runs; i++) expect(() => checkPayment(input(rejected))).toThrow(AppError);
+    const refusals = runs / ((performance.now() - started) / 1000);
+
+    console.log(
+      `checkPayment: ${Math.round(hot)} ops/s (repeat consumer), ${Math.round(cold)} ops/s (new consumers), ` +
+        `${Math.round(refusals)} ops/s (refused at the header amount)`,
+    );
+    expect(hot).toBeGreaterThan(500);
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * Settlement survives a crash at every step: the server process is killed (SIGKILL, through
+ * TP_FAILPOINT) between recording the payment, submitting it, confirming it, recording the agent's
+ * split and sending it. A fresh process on the same database and ledger finishes the payment at
+ * start-up: the order ends PAID, the consumer is charged once, the agent and the marketplace get their
+ * exact shares, and `order:paid` is recorded once.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, it } from 'vitest';
+import { commissionMicro } from '../../server/marketplace/money.ts';
+import type { FailPoint } from '../../server/marketplace/failpoints.ts';
+import { createTestDatabase } from '../helpers/server.ts';
+import { restartServerProcess, startServerProcess, stopServerProcess } from '../helpers/server-process.ts';
+import { acceptOrder, agentAndConsumer, createOrder, fund, onServer, paymentConfig, paymentHeader, usdcBalance } from '../helpers/orders.ts';
+import { openDatabase } from '../../server/platform/db/orm.ts';
+import { ProviderEvent } from '../../server/platform/db/entities.ts';
+import type { DatabaseConfig } from '../../server/platform/config.ts';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+const start = (database: DatabaseConfig, dataDir: string, failpoint?: FailPoint) =>
+  startServerProcess(database, { dataDir, env: { RATE_LIMITS: 'off', ...(failpoint ? { TP_FAILPOINT: failpoint } : {}) } });
+
+const restart = (database: DatabaseConfig, dataDir: string) => restartServerProcess(database, { dataDir, env: { RATE_LIMITS: 'off' } });
+
+const POINTS: FailPoint[] = ['payment-recorded', 'payment-submitted', 'payment-confirmed', 'split-recorded', 'split-submitted'];
+
+describe.concurrent('a crash during settlement is finished at the next start-up', () => {
+  it.for(POINTS)('killed at %s: PAID once, exact balances, one order:paid', { timeout: 120_000 }, async (point, { expect }) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tp-crash-'));
+    const database = await createTestDatabase();
+    const dbConfig: DatabaseConfig = database.config.kind === 'pglite' ? { ...database.config, dataDir } : database.config;
+    cleanups.push(async () => {
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    const first = await start(dbConfig, dataDir, point);
+    cleanups.push(async () => void (await stopServerProcess(first, 'SIGKILL')));
+    const parties = await agentAndConsumer(first.url);
+    await fund(first.url, parties.client.address, 100);
+    const order = await createOrder(parties, { price: 12.5 });
+    const config = await paymentConfig(first.url);
+    const marketplaceBefore = await usdcBalance(first.url, config.destination, config);
+    const header = await paymentHeader(first.url, parties.client, order, config);
+    await expect(acceptOrder(first.url, parties, order, header)).rejects.toThrow(); // the connection dies with the process
+    expect(await first.exited).toBe('SIGKILL');
+
+    const second = await restart(dbConfig, dataDir);
+    cleanups.push(async () => void (await stopServerProcess(second, 'SIGKILL')));
+    const again = onServer(parties, second.url);
+    const settled = async () => (await again.client.rest('GET', `/api/orders/${order.id}`)).body;
+    await expect.poll(async () => (await settled()).status, { timeout: 20_000, interval: 200 }).toBe('PAID');
+
+    const paid = await settled();
+    const price = 12_500_000n;
+    const commission = commissionMicro(price, 1000);
+    expect(paid).toMatchObject({ agentAmount: 11.25, commissionAmount: 1.25, txSignature: expect.any(String), splitSignature: expect.any(String) });
+    expect(await usdcBalance(second.url, parties.client.address, config)).toBe(100_000_000n - price);
+    expect(await usdcBalance(second.url, parties.agent.address, config)).toBe(price - commission);
+    expect(await usdcBalance(second.url, config.destination, config)).toBe(marketplaceBefore + commission);
+
+    // Sending the same payment again changes nothing.
+    const retry = await acceptOrder(second.url, again, order, header);
+    expect(retry.status).toBe(409);
+    expect(await usdcBalance(second.url, parties.client.address, config)).toBe(100_000_000n - price);
+
+    await stopServerProcess(second); // a clean stop releases the data dir at once
+    const db = await openDatabase(dbConfig);
+    try {
+      const events = await db.em().find(ProviderEvent, { event: 'order:paid' });
+      expect(events.map((e) => e.data.orderId)).toEqual([order.id]);
+    } finally {
+      await db.close();
+    }
+  });
+});
+

@@ -1,0 +1,439 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import bs58 from 'bs58';
+import fc from 'fast-check';
+import nacl from 'tweetnacl';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createSignedFetch,
+  generateKeypair,
+  keypairSigner,
+  signedHeaders,
+  type WalletSigner,
+} from '../../client-sdk/wallet.ts';
+import {
+  createWalletVerifier,
+  WalletSignatureError,
+  type SignatureFailure,
+  type SignedRequest,
+} from '../../server/marketplace/wallet-signature.ts';
+
+const NOW = 1_700_000_000_000;
+const FIVE_MINUTES = 300_000;
+const THIRTY_SECONDS = 30_000;
+
+const alice = keypairSigner(generateKeypair().secretKey);
+const bob = keypairSigner(generateKeypair().secretKey);
+const verifier = createWalletVerifier({ now: () => NOW });
+
+/** Headers as node gives them: lower-case names. */
+const lowerCase = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+
+async function signedRequest(
+  method: string,
+  url: string,
+  { signer = alice, at = NOW }: { signer?: WalletSigner; at?: number } = {},
+): Promise<SignedRequest & { headers: Record<string, string> }> {
+  return { method, url, headers: lowerCase(await signedHeaders(signer, method, url, at)) };
+}
+
+/** The failure reason of `verify`, or 'ok'; anything but a WalletSignatureError is re-thrown. */
+function outcome(req: SignedRequest, v = verifier): SignatureFailure | 'ok' {
+  try {
+    v.verify(req);
+    return 'ok';
+  } catch (error) {
+    if (error instanceof WalletSignatureError) return error.reason;
+    throw error;
+  }
+}
+
+function failure(req: SignedRequest, v = verifier): WalletSignatureError {
+  try {
+    v.verify(req);
+  } catch (error) {
+    if (error instanceof WalletSignatureError) return error;
+    throw error;
+  }
+  throw new Error('verify accepted the request');
+}
+
+// Ed25519 group order L and field prime p, for hand-made non-canonical inputs.
+const L = 2n ** 252n + 27742317777372353535851937790883648493n;
+const P = 2n ** 255n - 19n;
+
+const littleEndian = (bytes: Uint8Array) => bytes.reduceRight((n, byte) => (n << 8n) | BigInt(byte), 0n);
+function toLittleEndian(n: bigint, length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  for (let i = 0; i < length; i++) out[i] = Number((n >> BigInt(8 * i)) & 0xffn);
+  return out;
+}
+function powMod(base: bigint, exponent: bigint): bigint {
+  let result = 1n;
+  base %= P;
+  for (let e = exponent; e > 0n; e >>= 1n) {
+    if (e & 1n) result = (result * base) % P;
+    base = (base * base) % P;
+  }
+  return result;
+}
+/** Whether y (< p) is the y coordinate of a point of edwards25519: x^2 = (y^2 - 1) / (d y^2 + 1) is a square. */
+function isCurveY(y: bigint): boolean {
+  const d = (((-121665n * powMod(121666n, P - 2n)) % P) + P) % P;
+  const y2 = (y * y) % P;
+  const x2 = (((y2 - 1n + P) % P) * powMod((d * y2 + 1n) % P, P - 2n)) % P;
+  return x2 === 0n || powMod(x2, (P - 1n) / 2n) === 1n;
+}
+
+describe('a request signed by the SDK', () => {
+  it('verifies and yields the wallet, the timestamp and the signed message', async () => {
+    const req = await signedRequest('POST', '/api/orders');
+    expect(verifier.verify(req)).toEqual({ wallet: alice.address, timestamp: NOW, message: `POST:/api/orders:${NOW}` });
+  });
+
+  it('signs `<METHOD>:<URL>:<TIMESTAMP>` with the method upper-cased', async () => {
+    const headers = await signedHeaders(alice, 'post', '/api/messages', NOW);
+    const message = new TextEncoder().encode(`POST:/api/messages:${NOW}`);
+    expect(headers['X-Timestamp']).toBe(String(NOW));
+    expect(headers['X-Wallet-Address']).toBe(alice.address);
+    expect(nacl.sign.detached.verify(message, bs58.decode(headers['X-Signature']), bs58.decode(alice.address))).toBe(true);
+    expect(verifier.verify({ method: 'POST', url: '/api/messages', headers }).wallet).toBe(alice.address);
+  });
+
+  it('reads header names case-insensitively', async () => {
+    const headers = await signedHeaders(alice, 'GET', '/api/orders', NOW);
+    expect(outcome({ method: 'GET', url: '/api/orders', headers })).toBe('ok');
+    const shouting = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toUpperCase(), value]));
+    expect(outcome({ method: 'GET', url: '/api/orders', headers: shouting })).toBe('ok');
+  });
+
+  it('includes the query string in the signed URL', async () => {
+    const req = await signedRequest('GET', '/api/orders?status=PAID');
+    expect(outcome(req)).toBe('ok');
+    expect(outcome({ ...req, url: '/api/orders' })).toBe('wrong');
+    expect(outcome({ ...req, url: '/api/orders?status=DELIVERED' })).toBe('wrong');
+    expect(outcome({ ...req, url: '/api/orders?status=PAID&limit=1' })).toBe('wrong');
+  });
+
+  it('accepts a signer that is only a function (a browser wallet)', async () => {
+    const { secretKey } = generateKeypair();
+    const local = keypairSigner(secretKey);
+    const wallet: WalletSigner = { address: local.address, sign: async (message) => local.sign(message) };
+    expect(verifier.verify(await signedRequest('GET', '/api/agents/1', { signer: wallet })).wallet).toBe(local.address);
+  });
+});
+
+describe('missing headers', () => {
+  it.each(['x-wallet-address', 'x-signature', 'x-timestamp'])('without %s the reason is missing', async (name) => {
+    const req = await signedRequest('GET', '/api/orders');
+    delete req.headers[name];
+    const error = failure(req);
+    expect(error.reason).toBe('missing');
+    expect(error.message.toLowerCase()).toContain(name);
+  });
+
+  it('an empty header counts as missing', async () => {
+    const req = await signedRequest('GET', '/api/orders');
+    expect(outcome({ ...req, headers: { ...req.headers, 'x-signature': '' } })).toBe('missing');
+  });
+
+  it('names every missing header', () => {
+    expect(failure({ method: 'GET', url: '/', headers: {} }).message).toBe(
+      'Missing X-Wallet-Address, X-Signature, X-Timestamp header',
+    );
+  });
+});
+
+describe('malformed headers', () => {
+  const withHeader = async (name: string, value: string | string[]) => {
+    const req = await signedRequest('GET', '/api/orders');
+    return { ...req, headers: { ...req.headers, [name]: value } };
+  };
+
+  it.each([
+    ['not base58', '0OIl+/'],
+    ['31 bytes', bs58.encode(new Uint8Array(31).fill(7))],
+    ['33 bytes', bs58.encode(new Uint8Array(33).fill(7))],
+    ['a huge value', '1'.repeat(100_000)],
+  ])('X-Wallet-Address %s', async (_, value) => {
+    const error = failure(await withHeader('x-wallet-address', value));
+    expect(error.reason).toBe('malformed');
+    expect(error.message).toBe('X-Wallet-Address is not base58 of 32 bytes');
+  });
+
+  it.each([
+    ['not base58', 'l'.repeat(88)],
+    ['63 bytes', bs58.encode(new Uint8Array(63).fill(9))],
+    ['65 bytes', bs58.encode(new Uint8Array(65).fill(9))],
+    ['hex', 'ab'.repeat(64)],
+  ])('X-Signature %s', async (_, value) => {
+    const error = failure(await withHeader('x-signature', value));
+    expect(error.reason).toBe('malformed');
+    expect(error.message).toBe('X-Signature is not base58 of 64 bytes');
+  });
+
+  it.each(['1.7e12', '-1700000000000', '1700000000000.0', ' 1700000000000', '0x18bcfe56800', 'now', '12345678901234567', '9007199254740993'])(
+    'X-Timestamp %j',
+    async (value) => {
+      expect(outcome(await withHeader('x-timestamp', value))).toBe('malformed');
+    },
+  );
+
+  it.each(['x-wallet-address', 'x-signature', 'x-timestamp'])('%s given twice (an array)', async (name) => {
+    const req = await signedRequest('GET', '/api/orders');
+    const value = req.headers[name] as string;
+    const error = failure({ ...req, headers: { ...req.headers, [name]: [value, value] } });
+    expect(error.reason).toBe('malformed');
+    expect(error.message).toMatch(/more than once/);
+  });
+});
+
+describe('timestamp window: at most 5 minutes old, at most 30 seconds ahead', () => {
+  it('accepts exactly 5 minutes old', async () => {
+    expect(outcome(await signedRequest('GET', '/api/orders', { at: NOW - FIVE_MINUTES }))).toBe('ok');
+  });
+
+  it('refuses 5 minutes + 1 ms old as expired', async () => {
+    const error = failure(await signedRequest('GET', '/api/orders', { at: NOW - FIVE_MINUTES - 1 }));
+    expect(error.reason).toBe('expired');
+    expect(error.message).toMatch(/old/);
+  });
+
+  it('accepts exactly 30 seconds ahead', async () => {
+    expect(outcome(await signedRequest('GET', '/api/orders', { at: NOW + THIRTY_SECONDS }))).toBe('ok');
+  });
+
+  it('refuses 30 seconds + 1 ms ahead as expired', async () => {
+    const error = failure(await signedRequest('GET', '/api/orders', { at: NOW + THIRTY_SECONDS + 1 }));
+    expect(error.reason).toBe('expired');
+    expect(error.message).toMatch(/future/);
+  });
+
+  it('takes maxAgeMs and maxAheadMs', async () => {
+    const strict = createWalletVerifier({ now: () => NOW, maxAgeMs: 1_000, maxAheadMs: 0 });
+    expect(outcome(await signedRequest('GET', '/', { at: NOW - 1_000 }), strict)).toBe('ok');
+    expect(outcome(await signedRequest('GET', '/', { at: NOW - 1_001 }), strict)).toBe('expired');
+    expect(outcome(await signedRequest('GET', '/', { at: NOW + 1 }), strict)).toBe('expired');
+  });
+});
+
+describe('wrong signatures', () => {
+  it('signed by another wallet than X-Wallet-Address', async () => {
+    const req = await signedRequest('GET', '/api/orders', { signer: bob });
+    expect(outcome({ ...req, headers: { ...req.headers, 'x-wallet-address': alice.address } })).toBe('wrong');
+  });
+
+  it('tampered method', async () => {
+    expect(outcome({ ...(await signedRequest('GET', '/api/orders/1')), method: 'DELETE' })).toBe('wrong');
+  });
+
+  it('tampered URL', async () => {
+    expect(outcome({ ...(await signedRequest('GET', '/api/orders/1')), url: '/api/orders/2' })).toBe('wrong');
+  });
+
+  it('tampered timestamp (still inside the window)', async () => {
+    const req = await signedRequest('POST', '/api/orders');
+    expect(outcome({ ...req, headers: { ...req.headers, 'x-timestamp': String(NOW - 1) } })).toBe('wrong');
+    // Same number, other digits: the signed text is what counts.
+    expect(outcome({ ...req, headers: { ...req.headers, 'x-timestamp': `0${NOW}` } })).toBe('wrong');
+  });
+
+  it('a non-canonical signature (S + L) that tweetnacl accepts is rejected', async () => {
+    const req = await signedRequest('POST', '/api/orders/1/accept');
+    const signature = bs58.decode(req.headers['x-signature'] as string);
+    const s = littleEndian(signature.subarray(32));
+    const malleated = new Uint8Array(64);
+    malleated.set(signature.subarray(0, 32));
+    malleated.set(toLittleEndian(s + L, 32), 32);
+
+    const message = new TextEncoder().encode(`POST:/api/orders/1/accept:${NOW}`);
+    expect(nacl.sign.detached.verify(message, malleated, bs58.decode(alice.address))).toBe(true);
+    const error = failure({ ...req, headers: { ...req.headers, 'x-signature': bs58.encode(malleated) } });
+    expect(error.reason).toBe('wrong');
+  });
+
+  it('a 32-byte address that is not a curve point gives a WalletSignatureError, not a crash', async () => {
+    let y = 2n;
+    while (isCurveY(y)) y++;
+    const offCurve = toLittleEndian(y, 32);
+    const nonCanonical = toLittleEndian(2n ** 255n - 1n, 32); // y >= p: no valid encoding
+    const req = await signedRequest('GET', '/api/orders');
+    for (const key of [offCurve, nonCanonical]) {
+      const error = failure({ ...req, headers: { ...req.headers, 'x-wallet-address': bs58.encode(key) } });
+      expect(error.reason).toBe('wrong');
+    }
+  });
+
+  it('arbitrary header values only ever yield a WalletSignatureError', async () => {
+    const req = await signedRequest('GET', '/api/orders');
+    const base58Char = fc.constantFrom(...'123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz0OIl ');
+    const base58ish = fc.oneof(fc.string(), fc.string({ unit: base58Char, maxLength: 100 }));
+    fc.assert(
+      fc.property(
+        fc.option(base58ish, { nil: undefined }),
+        fc.option(base58ish, { nil: undefined }),
+        fc.option(fc.oneof(fc.string(), fc.nat().map(String)), { nil: undefined }),
+        fc.string(),
+        (wallet, signature, timestamp, url) => {
+          const headers = { ...req.headers, 'x-wallet-address': wallet, 'x-signature': signature, 'x-timestamp': timestamp };
+          expect(['missing', 'malformed', 'expired', 'wrong']).toContain(outcome({ method: 'GET', url, headers }));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('signed URL: path form, or absolute form with PUBLIC_BASE_URL', () => {
+  const absolute = async () => {
+    const req = await signedRequest('GET', 'https://market.example/api/orders?status=PAID');
+    return { ...req, url: '/api/orders?status=PAID' };
+  };
+
+  it('the absolute form is refused without publicBaseUrl', async () => {
+    expect(outcome(await absolute())).toBe('wrong');
+  });
+
+  it('the absolute form is accepted with publicBaseUrl (a trailing slash is ignored)', async () => {
+    for (const publicBaseUrl of ['https://market.example', 'https://market.example/']) {
+      const v = createWalletVerifier({ now: () => NOW, publicBaseUrl });
+      expect(v.verify(await absolute()).message).toBe(`GET:https://market.example/api/orders?status=PAID:${NOW}`);
+    }
+  });
+
+  it('the path form is still accepted with publicBaseUrl', async () => {
+    const v = createWalletVerifier({ now: () => NOW, publicBaseUrl: 'https://market.example' });
+    expect(v.verify(await signedRequest('GET', '/api/orders')).message).toBe(`GET:/api/orders:${NOW}`);
+  });
+
+  it('another origin in the absolute form is refused', async () => {
+    const v = createWalletVerifier({ now: () => NOW, publicBaseUrl: 'https://other.example' });
+    expect(outcome(await absolute(), v)).toBe('wrong');
+  });
+});
+
+describe('SDK keypairs', () => {
+  it('generateKeypair gives a 32-byte base58 address matching its 64-byte secret key', () => {
+    const { address, secretKey } = generateKeypair();
+    expect(bs58.decode(address)).toHaveLength(32);
+    expect(secretKey).toHaveLength(64);
+    expect(keypairSigner(secretKey).address).toBe(address);
+  });
+
+  it('keypairSigner refuses a key that is not 64 bytes', () => {
+    expect(() => keypairSigner(new Uint8Array(32))).toThrow(/64 bytes/);
+  });
+});
+
+/** What the test server answers: the verified wallet and message, and what it received. */
+interface Echo {
+  wallet: string;
+  message: string;
+  contentType: string | null;
+  body: string;
+}
+const echo = async (res: Response) => (await res.json()) as Echo;
+
+describe('createSignedFetch against a node:http server', () => {
+  let server: Server;
+  let baseUrl: string;
+  const serverVerifier = createWalletVerifier();
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        try {
+          const { wallet, message } = serverVerifier.verify({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ wallet, message, contentType: req.headers['content-type'] ?? null, body }));
+        } catch (error) {
+          const reason = error instanceof WalletSignatureError ? error.reason : 'crash';
+          res.writeHead(401, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: 'INVALID_SIGNATURE', details: { reason } }));
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('a GET with a query string verifies on the server', async () => {
+    const api = createSignedFetch(alice, baseUrl);
+    const res = await api('/api/orders?status=PAID&limit=5');
+    expect(res.status).toBe(200);
+    const json = await echo(res);
+    expect(json.wallet).toBe(alice.address);
+    expect(json.message).toMatch(/^GET:\/api\/orders\?status=PAID&limit=5:\d+$/);
+    expect(json.contentType).toBeNull();
+  });
+
+  it('a POST with a body gets a JSON content type and verifies', async () => {
+    const api = createSignedFetch(bob, `${baseUrl}/`);
+    const res = await api('/api/messages', { method: 'post', body: JSON.stringify({ content: 'hi' }) });
+    expect(res.status).toBe(200);
+    const json = await echo(res);
+    expect(json).toMatchObject({ wallet: bob.address, contentType: 'application/json', body: '{"content":"hi"}' });
+    expect(json.message).toMatch(/^POST:\/api\/messages:\d+$/);
+  });
+
+  it('keeps a content type the caller set', async () => {
+    const api = createSignedFetch(alice, baseUrl);
+    const res = await api('/api/upload', { method: 'PUT', body: 'x', headers: { 'Content-Type': 'text/plain' } });
+    expect((await echo(res)).contentType).toBe('text/plain');
+  });
+
+  it('signs the path as it goes on the wire (percent-encoded)', async () => {
+    const api = createSignedFetch(alice, baseUrl);
+    const res = await api('/api/agents/search?q=code review');
+    expect(res.status).toBe(200);
+    expect((await echo(res)).message).toMatch(/^GET:\/api\/agents\/search\?q=code%20review:\d+$/);
+  });
+
+  it('the signed headers replace caller headers of the same name', async () => {
+    const api = createSignedFetch(alice, baseUrl);
+    const res = await api('/api/orders', { headers: { 'X-Wallet-Address': bob.address } });
+    expect((await echo(res)).wallet).toBe(alice.address);
+  });
+
+  it('the server refuses a forged X-Wallet-Address as wrong', async () => {
+    const forged = await fetch(`${baseUrl}/api/orders`, {
+      headers: { ...(await signedHeaders(alice, 'GET', '/api/orders')), 'X-Wallet-Address': bob.address },
+    });
+    expect(forged.status).toBe(401);
+    expect(await forged.json()).toEqual({ error: 'INVALID_SIGNATURE', details: { reason: 'wrong' } });
+  });
+
+  it('signs the path relative to a baseUrl with a path prefix', async () => {
+    const seen: { url: string; headers: Headers }[] = [];
+    const fakeFetch = (async (url: string, init: RequestInit) => {
+      seen.push({ url, headers: new Headers(init.headers) });
+      return new Response('{}');
+    }) as typeof fetch;
+    const api = createSignedFetch(alice, 'https://gateway.example/marketplace/', fakeFetch);
+    await api('/api/orders?status=PAID');
+    const [call] = seen;
+    expect(call?.url).toBe('https://gateway.example/marketplace/api/orders?status=PAID');
+    const headers = Object.fromEntries(call?.headers ?? []);
+    expect(outcome({ method: 'GET', url: '/api/orders?status=PAID', headers }, createWalletVerifier())).toBe('ok');
+    await expect(api('/../other')).rejects.toThrow(TypeError);
+    await expect(api('api/orders')).rejects.toThrow(TypeError);
+  });
+});
+
+describe('timestamps', () => {
+  it('are strictly increasing per signer, so requests signed in one millisecond never look replayed', async () => {
+    const signer = keypairSigner(generateKeypair().secretKey);
+    const stamps: number[] = [];
+    for (let i = 0; i < 50; i++) stamps.push(Number((await signedHeaders(signer, 'POST', '/api/conversations'))['X-Timestamp']));
+    for (let i = 1; i < stamps.length; i++) expect(stamps[i]).toBeGreaterThan(stamps[i - 1]!);
+    expect(Math.abs(stamps.at(-1)! - Date.now())).toBeLessThan(1_000);
+  });
+});
