@@ -87,7 +87,7 @@ describe('a broken site with docs.json (tests/fixtures/docs-broken)', () => {
       'guides/broken.mdx:7:1  error  not valid MDX, the page shows a notice instead: Expected a closing tag for `<Card>` (line 7, column 1) (mdx-jsx:unexpected-character)',
       'guides/start.mdx:13:26  warning  variable `version.major` is not a string; the placeholder is shown as is',
       'guides/start.mdx:13:51  warning  variable `product.name` is not defined; the placeholder is shown as is',
-      "guides/start.mdx:23:1  warning  `import`/`export` statements are not run; removed: import Chart from '../chart.js'",
+      "guides/start.mdx:23:1  warning  `import`/`export` statements are not run; removed: import Chart from './chart.js'",
       'guides/start.mdx:25:1  warning  JavaScript expression `{1 + 1}` is not run; removed',
     ];
     expect(lines(problems).sort()).toEqual([...expected, ...fromPages].sort());

@@ -57,7 +57,7 @@ describe('docs check', () => {
     expect(code).toBe(1);
     expect(stderr).toContain('docs.json:4:14  warning  theme.primary  Must be a colour in the form #RRGGBB (ignored)');
     expect(stderr).toContain('guides/broken.mdx:7:1  error  not valid MDX, the page shows a notice instead: Expected a closing tag for `<Card>`');
-    expect(stderr).toContain("guides/start.mdx:23:1  warning  `import`/`export` statements are not run; removed: import Chart from '../chart.js'");
+    expect(stderr).toContain("guides/start.mdx:23:1  warning  `import`/`export` statements are not run; removed: import Chart from './chart.js'");
     expect(stderr).toMatch(/\n1 error, \d+ warnings\n$/);
   });
 

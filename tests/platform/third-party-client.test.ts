@@ -59,7 +59,7 @@ function typeCheck(file: string): string {
  */
 const CONTRACT = `// Written by tests/platform/third-party-client.test.ts; type-checked there against resources-api.d.ts.
 import createClient from 'openapi-fetch';
-import type { components, paths } from '../resources-api.d.ts';
+import type { components, paths } from './resources-api.d.ts';
 
 type Schemas = components['schemas'];
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -303,7 +303,7 @@ describe('types generated from openapi.json (openapi-typescript)', () => {
     const broken = join(generatedDir, 'usage-broken.ts');
     writeFileSync(
       broken,
-      `import createClient from 'openapi-fetch';\nimport type { paths } from '../resources-api.d.ts';\n` +
+      `import createClient from 'openapi-fetch';\nimport type { paths } from './resources-api.d.ts';\n` +
         `await createClient<paths>().POST('/employee-resources', { body: { resourceId: 'e1', resourceName: 'Ada', timezone: 'UTC', createdAt: '2026-01-15T09:30:00.000Z', isActive: true, userId: 'u1' } });\n`,
     );
     expect(typeCheck(broken)).toMatch(/usage-broken\.ts\(3,\d+\): error TS\d+: .*'email' is missing/s);
