@@ -19,3 +19,6 @@ export const appRouter = router({
 });
 
 export type AppRouter = typeof appRouter;
+
+/** What `/trpc` serves over WebSocket: subscriptions only (queries and mutations stay on HTTP, where non-GET signatures are single-use). */
+export const subscriptionRouter = router({ events: eventsRouter });

@@ -1,7 +1,7 @@
 import { convertErrors } from './middleware/errors.ts';
 import { idempotent } from './middleware/idempotency.ts';
 import { requireOrganization } from './middleware/org-auth.ts';
-import { rateLimitByIp } from './middleware/rate-limit.ts';
+import { rateLimitByIp } from './middleware/limit-by-ip.ts';
 import { requireWallet } from './middleware/wallet-auth.ts';
 import { baseProcedure } from './trpc.ts';
 

@@ -4,48 +4,18 @@
  * assembled from these blocks and the middlewares in `procedures.ts`.
  */
 import { initTRPC } from '@trpc/server';
-import type { OpenApiMeta } from 'trpc-to-openapi';
-import type { IncomingHttpHeaders } from 'node:http';
-import type { Services } from '../server/services.ts';
-import { AppError, type Api } from '../server/platform/errors.ts';
-import type { RateRuleName } from '../server/platform/rate-limiter.ts';
+import { AppError } from '../server/platform/errors.ts';
+import type { Context } from '../server/platform/http/context.ts';
+import type { Meta } from '../server/platform/http/procedure-meta.ts';
 
 // ---- 1. context ------------------------------------------------------------------------------
 
-/** What calls may do to their HTTP response. */
-export interface ResponseHeaders {
-  readonly headersSent: boolean;
-  setHeader(name: string, value: number | string): unknown;
-}
-
-export interface Context {
-  services: Services;
-  headers: IncomingHttpHeaders;
-  /** The request as the client sent it (wallet signatures cover method and URL). */
-  method: string;
-  url: string;
-  /** Client address, the rate-limit key of unauthenticated calls. */
-  ip: string;
-  /** The request body as received (REST calls with a body; webhook signatures cover it). */
-  rawBody?: string | undefined;
-  /** For response headers (rate limits). */
-  res: ResponseHeaders;
-}
+// The context (services, headers, the request as sent, the response's headers) is the HTTP boundary's:
+// server/platform/http/context.ts builds it for REST, native tRPC and WebSocket calls alike. Each
+// procedure declares its Meta (REST path, error conventions, rate-limit rule) for that boundary too.
+export type { Context, Meta };
 
 // ---- 2. tRPC ---------------------------------------------------------------------------------
-
-export type Meta = OpenApiMeta<{
-  /** Whose error conventions apply (default: the resource API's). */
-  api?: Api;
-  /** What the call does, named in the resource API's error messages: "creating employee resource". */
-  action?: string;
-  /** The marketplace's rate-limit rule (default: 120 per minute). */
-  rateLimit?: RateRuleName;
-  /** Success status on REST (default 200); 204 calls return nothing. */
-  successStatus?: 201 | 204;
-  /** Error statuses the call can answer with, documented in openapi.json. */
-  errorStatuses?: number[];
-}>;
 
 const t = initTRPC
   .context<Context>()

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { pinoHttp } from 'pino-http';
-import { appRouter } from '../routers/index.ts';
+import { appRouter, subscriptionRouter } from '../routers/index.ts';
 import { defaultDocsConfig, type Config } from './platform/config.ts';
 import { openDatabase, type Database } from './platform/db/orm.ts';
 import { ensureDevOrganization } from './resources/dev-organization.ts';
@@ -80,13 +80,13 @@ export async function startServer(config: Config & { events?: EventBusOptions & 
   await events.start();
   // The embedded database has one process: builds it left running were a dead process's, queued again at once.
   await docs.start({ sole: config.database.kind === 'pglite' });
-  const channels = createEventChannels(services, events, log, config.events);
+  const channels = createEventChannels(services, events, subscriptionRouter, log, config.events);
 
-  const openapi = JSON.stringify(buildOpenApiDocument());
+  const openapi = JSON.stringify(buildOpenApiDocument(appRouter));
   // The JSON Schema of docs.json / docs.yaml (from the zod schema that validates them), public and cacheable.
   const docsSchema = docsJsonSchemaText(config.publicBaseUrl ? { baseUrl: config.publicBaseUrl } : {});
   const docsSchemaHeaders = { 'Content-Type': 'application/schema+json', 'Cache-Control': 'public, max-age=3600', 'Access-Control-Allow-Origin': '*' };
-  const rest = createRestHandler(services, log);
+  const rest = createRestHandler(appRouter, services, log);
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',

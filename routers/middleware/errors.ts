@@ -1,36 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import { AppError, databaseUnavailable, fieldProblems } from '../../server/platform/errors.ts';
+import { AppError, asAppError } from '../../server/platform/errors.ts';
 import { middleware } from '../trpc.ts';
-
-/**
- * Everything that can fail a call, as an AppError: services' own errors pass through; input
- * validation names each bad field; transport failures (bad JSON, content type, unknown route) get
- * client error codes; anything else is internal.
- */
-export function asAppError(error: TRPCError): AppError {
-  const { cause } = error;
-  if (cause instanceof AppError) return cause;
-  if (error.code === 'BAD_REQUEST' && cause?.name === 'ZodError' && 'issues' in cause) {
-    const problems = fieldProblems(cause.issues as never);
-    return new AppError('VALIDATION_ERROR', 'Invalid request', problems);
-  }
-  switch (error.code) {
-    case 'PARSE_ERROR':
-      return new AppError('INVALID_REQUEST', 'Request body is not valid JSON');
-    case 'UNSUPPORTED_MEDIA_TYPE':
-      return new AppError('INVALID_REQUEST', 'Content-Type must be application/json');
-    case 'PAYLOAD_TOO_LARGE':
-      return new AppError('PAYLOAD_TOO_LARGE', error.message);
-    case 'NOT_FOUND':
-    case 'METHOD_NOT_SUPPORTED':
-      return new AppError('NOT_FOUND', error.message);
-    default:
-      return databaseUnavailable(error)
-        ? new AppError('SERVICE_UNAVAILABLE', 'Service unavailable: the database cannot be reached; retry later')
-        : new AppError('INTERNAL_ERROR', 'Internal server error');
-  }
-}
 
 const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
   400: 'BAD_REQUEST',

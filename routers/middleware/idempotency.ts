@@ -1,6 +1,5 @@
-import { AppError } from '../../server/platform/errors.ts';
 import type { Outcome } from '../../server/marketplace/idempotency.ts';
-import { asAppError } from './errors.ts';
+import { AppError, asAppError } from '../../server/platform/errors.ts';
 import { middleware } from '../trpc.ts';
 
 /**

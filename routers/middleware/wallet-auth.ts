@@ -1,5 +1,5 @@
+import { enforceRateLimit, ipKey } from '../../server/marketplace/rate-limits.ts';
 import { middleware } from '../trpc.ts';
-import { enforceRateLimit, ipKey } from './rate-limit.ts';
 
 /**
  * Signed marketplace calls. The signature is checked (and a non-GET one used up) first, so the call
@@ -8,7 +8,7 @@ import { enforceRateLimit, ipKey } from './rate-limit.ts';
  */
 export const requireWallet = middleware(async ({ ctx, meta, next }) => {
   const proof = await ctx.services.walletAuth.authenticate({ method: ctx.method, url: ctx.url, headers: ctx.headers });
-  await enforceRateLimit(ctx.services, ctx.res, meta?.rateLimit, 'wallet' in proof ? proof.wallet : ipKey(ctx.ip));
+  await enforceRateLimit(ctx.services.rateLimiter, ctx.res, meta?.rateLimit, 'wallet' in proof ? proof.wallet : ipKey(ctx.ip));
   if ('failure' in proof) throw proof.failure;
   return next({ ctx: { wallet: proof.wallet } });
 });

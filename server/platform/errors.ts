@@ -1,4 +1,5 @@
 import { ConnectionException } from '@mikro-orm/core';
+import type { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 
 /**
@@ -104,4 +105,33 @@ export function databaseUnavailable(error: unknown): boolean {
     if (typeof code === 'string' && UNAVAILABLE.test(code)) return true;
   }
   return false;
+}
+
+/**
+ * Everything that can fail a call, as an AppError: services' own errors pass through; input
+ * validation names each bad field; transport failures (bad JSON, content type, unknown route) get
+ * client error codes; anything else is internal.
+ */
+export function asAppError(error: TRPCError): AppError {
+  const { cause } = error;
+  if (cause instanceof AppError) return cause;
+  if (error.code === 'BAD_REQUEST' && cause?.name === 'ZodError' && 'issues' in cause) {
+    const problems = fieldProblems(cause.issues as never);
+    return new AppError('VALIDATION_ERROR', 'Invalid request', problems);
+  }
+  switch (error.code) {
+    case 'PARSE_ERROR':
+      return new AppError('INVALID_REQUEST', 'Request body is not valid JSON');
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return new AppError('INVALID_REQUEST', 'Content-Type must be application/json');
+    case 'PAYLOAD_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE', error.message);
+    case 'NOT_FOUND':
+    case 'METHOD_NOT_SUPPORTED':
+      return new AppError('NOT_FOUND', error.message);
+    default:
+      return databaseUnavailable(error)
+        ? new AppError('SERVICE_UNAVAILABLE', 'Service unavailable: the database cannot be reached; retry later')
+        : new AppError('INTERNAL_ERROR', 'Internal server error');
+  }
 }

@@ -1,10 +1,11 @@
 /**
- * Fixed-window rate limits (spec "Limits", DESIGN "Marketplace behaviour") on rate-limiter-flexible.
+ * Fixed-window rate limiting on rate-limiter-flexible: rules in, allow/refuse decisions out. Which calls
+ * count against which rule is the marketplace's (server/marketplace/rate-limits.ts).
  *
  * - memory: one RateLimiterMemory per rule; the embedded single-process default.
  * - postgres: one RateLimiterPostgres per rule, all sharing the table `rate_limits` (rows are told apart
  *   by `keyPrefix` = rule name). Each consume is one atomic INSERT .. ON CONFLICT DO UPDATE, so every
- *   process on the same database shares the counters (DESIGN "Architecture", scale-out). Window expiry
+ *   process on the same database shares the counters (scale-out, docs/architecture.md). Window expiry
  *   is computed from each process's Date.now(): server clocks must be NTP-synchronised.
  *
  * Store failure (database down, pool exhausted, query slower than `timeoutMs`): the request is NOT
@@ -27,20 +28,6 @@ export interface RateRule {
 
 const MINUTE = 60;
 const HOUR = 3600;
-
-/** The spec's table (per wallet, or per client IP when unauthenticated); `default` covers every other endpoint. */
-export const RATE_RULES = {
-  'agents.search': { name: 'agents.search', points: 100, durationSeconds: MINUTE },
-  'agents.get': { name: 'agents.get', points: 200, durationSeconds: MINUTE },
-  'agents.register': { name: 'agents.register', points: 5, durationSeconds: HOUR },
-  'conversations.create': { name: 'conversations.create', points: 20, durationSeconds: MINUTE },
-  'messages.send': { name: 'messages.send', points: 60, durationSeconds: MINUTE },
-  'orders.create': { name: 'orders.create', points: 10, durationSeconds: MINUTE },
-  'orders.accept': { name: 'orders.accept', points: 10, durationSeconds: MINUTE },
-  default: { name: 'default', points: 120, durationSeconds: MINUTE },
-} as const satisfies Record<string, RateRule>;
-
-export type RateRuleName = keyof typeof RATE_RULES;
 
 export interface RateDecision {
   allowed: boolean;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createRateLimiter, RATE_RULES, type RateDecision, type RateLimiter, type RateRule } from '../../server/platform/rate-limiter.ts';
+import { RATE_RULES } from '../../server/marketplace/rate-limits.ts';
+import { createRateLimiter, type RateDecision, type RateLimiter, type RateRule } from '../../server/platform/rate-limiter.ts';
 import type { DatabaseConfig } from '../../server/platform/config.ts';
 import { createTestDatabase, onPostgres } from '../helpers/server.ts';
 

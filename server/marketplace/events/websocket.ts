@@ -2,12 +2,12 @@ import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { Duplex } from 'node:stream';
 import { applyWSSHandler } from '@trpc/server/adapters/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { eventsRouter } from '../../../routers/marketplace/events.ts';
-import { router, type Context } from '../../../routers/trpc.ts';
+import type { AnyRouter } from '@trpc/server';
 import { AppError } from '../../platform/errors.ts';
 import { MAX_BODY_BYTES } from '../../platform/http/body.ts';
+import type { Context } from '../../platform/http/context.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { RATE_RULES } from '../../platform/rate-limiter.ts';
+import { RATE_RULES } from '../rate-limits.ts';
 import type { Services } from '../../services.ts';
 import type { EventBus } from './bus.ts';
 
@@ -97,7 +97,8 @@ function socketContext(services: Services, req: IncomingMessage, connectionParam
   };
 }
 
-export function createEventChannels(services: Services, bus: EventBus, log: Logger, options: EventChannelOptions = {}): EventChannels {
+/** `subscriptions`: the router served as tRPC over WebSocket at `/trpc` (subscriptions only). */
+export function createEventChannels(services: Services, bus: EventBus, subscriptions: AnyRouter, log: Logger, options: EventChannelOptions = {}): EventChannels {
   const heartbeatMs = options.heartbeatMs ?? 30_000;
   const maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
   let closing = false;
@@ -105,11 +106,9 @@ export function createEventChannels(services: Services, bus: EventBus, log: Logg
   // Clients send nothing on the event channel; a small cap keeps them from trying.
   const eventsWss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
   const trpcWss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });
-  // Only subscriptions over WebSocket: queries and mutations stay on HTTP, where non-GET signatures are single-use.
-  const socketRouter = router({ events: eventsRouter });
   const trpcHandler = applyWSSHandler({
     wss: trpcWss,
-    router: socketRouter,
+    router: subscriptions,
     createContext: ({ req, info }) => socketContext(services, req, info.connectionParams),
     onError: ({ error, path }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') log.error({ err: error.cause ?? error, path }, 'tRPC WebSocket call failed');

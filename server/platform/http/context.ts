@@ -1,7 +1,27 @@
-import type { IncomingMessage } from 'node:http';
-import type { Context, ResponseHeaders } from '../../../routers/trpc.ts';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Services } from '../../services.ts';
 import { rawBody } from './body.ts';
+
+/** What calls may do to their HTTP response. */
+export interface ResponseHeaders {
+  readonly headersSent: boolean;
+  setHeader(name: string, value: number | string): unknown;
+}
+
+/** What every procedure gets, whichever way it is called (REST, native tRPC, WebSocket). */
+export interface Context {
+  services: Services;
+  headers: IncomingHttpHeaders;
+  /** The request as the client sent it (wallet signatures cover method and URL). */
+  method: string;
+  url: string;
+  /** Client address, the rate-limit key of unauthenticated calls. */
+  ip: string;
+  /** The request body as received (REST calls with a body; webhook signatures cover it). */
+  rawBody?: string | undefined;
+  /** For response headers (rate limits). */
+  res: ResponseHeaders;
+}
 
 const originalUrls = new WeakMap<IncomingMessage, string>();
 

@@ -1,5 +1,5 @@
 import type { AnyRouter } from '@trpc/server';
-import type { Meta } from '../../../routers/trpc.ts';
+import type { Meta } from './procedure-meta.ts';
 
 type Def = { type?: string; coerce?: boolean; [key: string]: unknown };
 const COERCIBLE = new Set(['number', 'boolean', 'bigint', 'date']);

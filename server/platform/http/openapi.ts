@@ -1,6 +1,6 @@
+import type { AnyRouter } from '@trpc/server';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { z } from 'zod';
-import { appRouter } from '../../../routers/index.ts';
 import type { Api } from '../errors.ts';
 import { procedureMeta } from './procedure-meta.ts';
 
@@ -76,8 +76,8 @@ type Operation = {
  * its own error shape and every security scheme as an alternative; this rewrites each operation to
  * what the server really does.
  */
-export function buildOpenApiDocument(baseUrl = 'http://localhost:3000'): OpenAPIObject {
-  const doc = generateOpenApiDocument(appRouter, {
+export function buildOpenApiDocument(router: AnyRouter, baseUrl = 'http://localhost:3000'): OpenAPIObject {
+  const doc = generateOpenApiDocument(router, {
     title: 'Typed Platform API',
     version: '0.1.0',
     description:
@@ -87,7 +87,7 @@ export function buildOpenApiDocument(baseUrl = 'http://localhost:3000'): OpenAPI
     securitySchemes: { ApiKey: { type: 'http', scheme: 'bearer', description: 'Organization API key' }, ...walletSchemes },
     defs: errorSchemas,
   });
-  const metaByOperation = new Map([...procedureMeta(appRouter)].map(([path, meta]) => [path.replace(/\./g, '-'), meta]));
+  const metaByOperation = new Map([...procedureMeta(router)].map(([path, meta]) => [path.replace(/\./g, '-'), meta]));
 
   for (const item of Object.values(doc.paths ?? {})) {
     for (const operation of Object.values(item as Record<string, Operation>)) {

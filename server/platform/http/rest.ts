@@ -1,16 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TRPCError } from '@trpc/server';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
-import { appRouter } from '../../../routers/index.ts';
-import { asAppError } from '../../../routers/middleware/errors.ts';
-import { countCall, ipKey } from '../../../routers/middleware/rate-limit.ts';
-import type { Meta } from '../../../routers/trpc.ts';
-import { type Api, type AppError, describeProblems } from '../errors.ts';
+import type { AnyRouter } from '@trpc/server';
+import { countCall, ipKey } from '../../marketplace/rate-limits.ts';
+import { type Api, type AppError, asAppError, describeProblems } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Services } from '../../services.ts';
 import { bodyProblem, MAX_BODY_BYTES, readJsonBody } from './body.ts';
 import { pinBodySchemasToNoCoercion } from './no-coercion.ts';
-import { procedureMeta } from './procedure-meta.ts';
+import { procedureMeta, type Meta } from './procedure-meta.ts';
 import { keepOriginalUrl, requestContext } from './context.ts';
 
 /**
@@ -56,14 +54,14 @@ const unescapePath = (url: string) => {
  * The REST facade: trpc-to-openapi serves the documented paths; this wraps it so that bodies are read
  * our way and every error leaves as the documented body and status, never the adapter's own shape.
  */
-export function createRestHandler(services: Services, log: Logger) {
-  const metaByPath = procedureMeta(appRouter);
-  pinBodySchemasToNoCoercion(appRouter);
+export function createRestHandler(router: AnyRouter, services: Services, log: Logger) {
+  const metaByPath = procedureMeta(router);
+  pinBodySchemasToNoCoercion(router);
   const failures = new WeakMap<IncomingMessage, { error: TRPCError; path: string | undefined }>();
 
   // The node-http core (not the standalone wrapper) keeps the IncomingMessage, so it takes `req.body` as read.
   const handler = createOpenApiNodeHttpHandler({
-    router: appRouter,
+    router,
     maxBodySize: MAX_BODY_BYTES,
     createContext: ({ req, res }) => {
       const problem = bodyProblem(req);
@@ -99,7 +97,7 @@ export function createRestHandler(services: Services, log: Logger) {
       if (api === 'resources' || res.hasHeader('X-RateLimit-Limit')) return end(body);
       // A marketplace call refused before its procedure ran (bad JSON, unknown route) is still counted,
       // per client IP, and still carries X-RateLimit headers, as every marketplace answer does.
-      countCall(services, res, meta?.rateLimit, ipKey(req.socket.remoteAddress ?? 'unknown')).then(
+      countCall(services.rateLimiter, res, meta?.rateLimit, ipKey(req.socket.remoteAddress ?? 'unknown')).then(
         () => end(body),
         (err: unknown) => (log.error({ err }, 'rate limiting failed'), end(body)),
       );

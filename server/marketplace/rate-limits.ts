@@ -1,0 +1,53 @@
+/**
+ * The marketplace's rate limits (docs/marketplace.md "Rate limits"): one rule per endpoint family, counted
+ * per proven wallet or per client IP, and the X-RateLimit headers every marketplace answer carries.
+ */
+import { AppError } from '../platform/errors.ts';
+import type { ResponseHeaders } from '../platform/http/context.ts';
+import type { RateDecision, RateLimiter, RateRule } from '../platform/rate-limiter.ts';
+
+const MINUTE = 60;
+const HOUR = 3600;
+
+/** Per wallet, or per client IP when unauthenticated; `default` covers every other endpoint. */
+export const RATE_RULES = {
+  'agents.search': { name: 'agents.search', points: 100, durationSeconds: MINUTE },
+  'agents.get': { name: 'agents.get', points: 200, durationSeconds: MINUTE },
+  'agents.register': { name: 'agents.register', points: 5, durationSeconds: HOUR },
+  'conversations.create': { name: 'conversations.create', points: 20, durationSeconds: MINUTE },
+  'messages.send': { name: 'messages.send', points: 60, durationSeconds: MINUTE },
+  'orders.create': { name: 'orders.create', points: 10, durationSeconds: MINUTE },
+  'orders.accept': { name: 'orders.accept', points: 10, durationSeconds: MINUTE },
+  default: { name: 'default', points: 120, durationSeconds: MINUTE },
+} as const satisfies Record<string, RateRule>;
+
+export type RateRuleName = keyof typeof RATE_RULES;
+
+/** The key of calls made by no proven wallet. */
+export const ipKey = (ip: string) => `ip:${ip}`;
+
+function setRateLimitHeaders(res: ResponseHeaders, decision: RateDecision) {
+  if (res.headersSent) return;
+  res.setHeader('X-RateLimit-Limit', decision.limit);
+  res.setHeader('X-RateLimit-Remaining', decision.remaining);
+  res.setHeader('X-RateLimit-Reset', decision.resetAt);
+  if (!decision.allowed) res.setHeader('Retry-After', decision.retryAfterSeconds);
+}
+
+/** Counts one call of `key` against its rule (default 120/min) and puts the X-RateLimit headers on the answer. */
+export async function countCall(limiter: RateLimiter, res: ResponseHeaders, rule: RateRuleName | undefined, key: string) {
+  const decision = await limiter.consume(RATE_RULES[rule ?? 'default'], key);
+  setRateLimitHeaders(res, decision);
+  return decision;
+}
+
+/** As countCall, refusing the call beyond the limit (429 RATE_LIMIT_EXCEEDED). */
+export async function enforceRateLimit(limiter: RateLimiter, res: ResponseHeaders, rule: RateRuleName | undefined, key: string) {
+  const decision = await countCall(limiter, res, rule, key);
+  if (!decision.allowed) {
+    throw new AppError('RATE_LIMIT_EXCEEDED', `Too many requests: retry in ${decision.retryAfterSeconds} s`, {
+      limit: decision.limit,
+      retryAfterSeconds: decision.retryAfterSeconds,
+    });
+  }
+}
