@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import { AppError, asAppError } from '../../server/platform/errors.ts';
+import { asAppError } from '../../server/platform/errors.ts';
 import { middleware } from '../trpc.ts';
 
 const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
