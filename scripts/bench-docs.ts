@@ -391,7 +391,7 @@ function countHtml(dir: string): number {
   return n;
 }
 
-const OUR_RENDERER = join(REPO_ROOT, 'sites/builder/index.ts');
+const OUR_RENDERER = join(REPO_ROOT, 'sites/index.ts');
 /** buildSite's progress phase that draws a social-preview PNG per page. */
 const SOCIAL_PHASE = 'social-images';
 
@@ -403,7 +403,7 @@ async function childMain(kind: string, args: string[]): Promise<void> {
     const [source, out, cacheDir] = args;
     if (!source || !out || !cacheDir) throw new Error('--child ours <source> <out> <cache dir>');
     // Loaded only here, in the child: the parent never imports Astro.
-    const { buildSite } = (await import(pathToFileURL(OUR_RENDERER).href)) as typeof import('../sites/builder/index.ts');
+    const { buildSite } = (await import(pathToFileURL(OUR_RENDERER).href)) as typeof import('../sites/index.ts');
     // Seconds per phase of buildSite (render, search, outputs, social-images, …), from its progress events.
     const phases: Record<string, number> = { 'load modules': (performance.now() - started) / 1000 };
     const rssAtPhaseStartKb: Record<string, number> = {};

@@ -10,7 +10,7 @@ import type { Logger } from './platform/logger.ts';
 import { createServices, type Services } from './services.ts';
 import { buildOpenApiDocument } from './platform/http/openapi.ts';
 import { serveReference } from './platform/http/reference.ts';
-import { docsJsonSchemaText } from '../sites/config/json-schema.ts';
+import { docsJsonSchemaText } from '../sites/index.ts';
 import { MAX_BODY_BYTES } from './platform/http/body.ts';
 import { createRestHandler } from './platform/http/rest.ts';
 import { requestContext } from './platform/http/context.ts';

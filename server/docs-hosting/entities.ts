@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { SiteManifest } from '../../sites/index.ts';
 import { Organization } from '../resources/entities.ts';
 
 /**
@@ -30,15 +31,8 @@ export const DocsRepository = defineEntity({
 });
 export type DocsRepository = InferEntity<typeof DocsRepository>;
 
-/** What a build knows about its site that the server needs without reading files. */
-export interface BuildManifest {
-  name: string;
-  /** Indexable pages in reading order (each one's Markdown is the build's `<page>.md`). */
-  pages: { route: string; title: string; description?: string | undefined }[];
-  /** Normalised path -> target (with the hosted base placeholder), from `redirects` and frontmatter `redirect`. */
-  redirects: Record<string, string>;
-  /** Routes whose page file carries a frontmatter `redirect` (they govern their own path). */
-  pageRedirects: string[];
+/** What the server knows of a build without reading its files: the renderer's manifest (pages, redirects) and hosting's own. */
+export interface BuildManifest extends SiteManifest {
   mcp: { enabled: boolean };
   /** The chat panel: enabled by `agent.key` (only its SHA-256 is kept). */
   agent: { keyHash?: string | undefined; models?: Record<string, string> | undefined; limits: { ip: number; repo: number } };

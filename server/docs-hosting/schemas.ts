@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MODEL_PROVIDERS } from '../../sites/config/schema/agent.ts';
+import { MODEL_PROVIDERS } from '../../sites/index.ts';
 import { isoDateTime, text } from '../platform/schemas.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { isExternal, normalizeRoute } from '../config/routes.ts';
+import { isExternal, normalizeRoute, pathAnswer } from '../config/routes.ts';
 import { readingOrder } from '../src/lib/nav.ts';
 import type { PageData, SiteData } from '../src/lib/types.ts';
 import { markdownPath, routeUrl } from './site-data.ts';
@@ -104,10 +104,12 @@ export function robotsTxt(site: SiteData): string {
 
 export function redirectsMap(site: SiteData, config: DocsConfig): Record<string, string> {
   const map: Record<string, string> = {};
+  const pages = new Map(site.pages.map((page) => [page.route, page]));
   for (const [from, to] of Object.entries(config.redirects)) {
     if (isExternal(from)) continue;
     const route = normalizeRoute(from);
-    if (site.pages.some((page) => page.route === route)) continue; // a page file at the path governs
+    const page = pages.get(route);
+    if (pathAnswer({ pageRedirect: page?.redirect, file: page, redirect: to })?.by !== 'redirects') continue;
     map[route] = isExternal(to) ? to : routeUrl(site.base, to);
   }
   for (const page of site.pages) if (page.redirect) map[page.route] = page.redirect;

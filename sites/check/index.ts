@@ -4,7 +4,7 @@ import { suggest } from '../config/fallback.ts';
 import { loadConfigSync } from '../config/load.ts';
 import { pathToString, type PathSegment, type Problem } from '../config/problems.ts';
 import { ogLogoProblem } from '../config/og-logo.ts';
-import { isExternal, normalizeRoute } from '../config/routes.ts';
+import { isExternal, normalizeRoute, pathAnswer } from '../config/routes.ts';
 import type { DocsConfig } from '../config/schema/index.ts';
 import { sidebarGroups, type ConfigLocator } from '../config/semantics.ts';
 import { lineColumn, parseSource } from '../config/parse.ts';
@@ -100,9 +100,9 @@ export function checkSite(dir: string, options: CheckOptions): Problem[] {
   const active = new Map<string, string>();
   for (const [from, to] of Object.entries(config.redirects)) {
     if (isExternal(from)) continue; // reported while loading
-    const shadowing = byRoute.get(normalizeRoute(from));
-    if (shadowing) {
-      problems.push({ severity: 'warning', ...locate(['redirects', from]), message: `\`${shadowing.file}\` exists at this path, so this redirect is never used (a page redirects with its frontmatter \`redirect\`)` });
+    const answer = pathAnswer({ file: byRoute.get(normalizeRoute(from)), redirect: to });
+    if (answer?.by === 'file') {
+      problems.push({ severity: 'warning', ...locate(['redirects', from]), message: `\`${answer.file.file}\` exists at this path, so this redirect is never used (a page redirects with its frontmatter \`redirect\`)` });
     } else active.set(normalizeRoute(from), to);
   }
   for (const [from, to] of Object.entries(config.redirects)) {

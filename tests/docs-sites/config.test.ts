@@ -10,6 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, validateFrontmatter } from '../../sites/config/load.ts';
 import { formatProblem, formatProblems, formatSummary, shouldFail } from '../../sites/config/problems.ts';
+import { pathAnswer } from '../../sites/config/routes.ts';
 import { docsConfigSchema, type DocsConfig } from '../../sites/config/schema/index.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -504,5 +505,20 @@ describe('validateFrontmatter', () => {
 
   it('frontmatter that is not keys and values is an error', () => {
     expect(validateFrontmatter('a.mdx', '---\n- a\n---\n').problems.map(formatProblem)).toEqual(['a.mdx:2:1  error  Frontmatter must be keys and values, not an array (ignored)']);
+  });
+});
+
+describe('redirect precedence (pathAnswer: the rule docs check, the build and hosting share)', () => {
+  it('a page with a frontmatter `redirect` governs its own path, over its file and a `redirects` entry', () => {
+    expect(pathAnswer({ pageRedirect: '/new', file: 'old/index.html', redirect: '/elsewhere' })).toEqual({ by: 'page-redirect', to: '/new' });
+  });
+
+  it('a file at the path is served: a `redirects` entry never shadows it', () => {
+    expect(pathAnswer({ file: 'guide/index.html', redirect: '/elsewhere' })).toEqual({ by: 'file', file: 'guide/index.html' });
+  });
+
+  it('a `redirects` entry applies only where there is no file', () => {
+    expect(pathAnswer({ redirect: '/elsewhere' })).toEqual({ by: 'redirects', to: '/elsewhere' });
+    expect(pathAnswer({})).toBeUndefined();
   });
 });

@@ -1,17 +1,13 @@
 /**
- * One hosted build, in a child process of the server (server/hosting/builder.ts): Astro's build is CPU- and
+ * One hosted build, in a child process of the server (builder.ts): Astro's build is CPU- and
  * memory-heavy and must not stall the server's event loop, and a crash or a timeout must only end this process.
  *
  * Input: one JSON argument `{ source, out, codeHost }`. Output: JSON lines on stdout: `{ type: 'progress', ... }`
  * while building, then `{ type: 'done', pages, problems, manifest }` (the search index is written next to `out`),
  * or `{ type: 'failed', error, problems? }`.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { BuildError, buildSite } from '../../../sites/builder/index.ts';
-import { HOSTED_BASE, HOSTED_ORIGIN } from '../../../sites/builder/hosted.ts';
-import { listedPages, redirectsMap } from '../../../sites/builder/outputs.ts';
-import { markdownPath } from '../../../sites/builder/site-data.ts';
+import { writeFile } from 'node:fs/promises';
+import { BuildError, buildHostedSite } from '../../../sites/index.ts';
 import type { BuildManifest } from '../entities.ts';
 import { sha256Hex } from '../../platform/hash.ts';
 import { buildSearchIndex } from '../serving/search.ts';
@@ -33,13 +29,10 @@ const send = (message: WorkerMessage) => process.stdout.write(`${JSON.stringify(
 
 async function run(input: WorkerInput) {
   let lastProgress = 0;
-  const result = await buildSite({
+  const result = await buildHostedSite({
     source: input.source,
     out: input.out,
-    base: HOSTED_BASE,
-    site: HOSTED_ORIGIN,
-    failOnErrors: true,
-    context: { published: true, hosted: true, defaultBranch: true, customDomain: true, codeHost: input.codeHost },
+    codeHost: input.codeHost,
     onProgress: ({ phase, done, total }) => {
       // At most a few messages a second: the server records progress, it does not need every page.
       const now = Date.now();
@@ -48,28 +41,14 @@ async function run(input: WorkerInput) {
       send({ type: 'progress', phase, ...(done !== undefined ? { done } : {}), ...(total !== undefined ? { total } : {}) });
     },
   });
-  const { data } = result;
-  const listed = listedPages(data);
-  const markdown = await Promise.all(listed.map((page) => readFile(join(input.out, markdownPath(page.route)), 'utf8').catch(() => '')));
-  const pages = listed.map((page) => ({
-    route: page.route,
-    title: page.title ?? page.navTitle ?? (page.route === '/' ? data.name : page.route),
-    ...(page.description ? { description: page.description } : {}),
-  }));
-  await writeFile(
-    input.searchIndexFile,
-    buildSearchIndex(pages.map((page, i) => ({ id: page.route, title: page.title, description: page.description, text: markdown[i] ?? '' }))),
-  );
-  const { agent, mcp } = data.config;
+  await writeFile(input.searchIndexFile, buildSearchIndex(result.documents.map(({ route, title, description, markdown }) => ({ id: route, title, description, text: markdown }))));
+  const { agent, mcp } = result.config;
   send({
     type: 'done',
     pages: result.pages,
     problems: result.problems,
     manifest: {
-      name: data.name,
-      pages,
-      redirects: redirectsMap(data, data.config),
-      pageRedirects: data.pages.filter((page) => page.redirect).map((page) => page.route),
+      ...result.manifest,
       mcp: { enabled: mcp.enabled },
       agent: {
         ...(agent.key ? { keyHash: sha256Hex(agent.key) } : {}),

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 
-import { MODEL_PROVIDERS } from '../../../sites/config/schema/agent.ts';
+import { MODEL_PROVIDERS } from '../../../sites/index.ts';
 
 /** The providers `agent.models` of docs.json is keyed by. */
 export { MODEL_PROVIDERS };

@@ -1,6 +1,4 @@
-import { resolveHosted } from '../../../sites/builder/hosted.ts';
-import { markdownPath, routeUrl } from '../../../sites/builder/site-data.ts';
-import { normalizeRoute } from '../../../sites/config/routes.ts';
+import { markdownPath, normalizeRoute, resolveHosted, routeUrl } from '../../../sites/index.ts';
 import { snippet } from './search.ts';
 import type { ServedSite } from './serve.ts';
 import type { DocsSites } from './sites.ts';

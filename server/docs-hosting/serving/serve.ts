@@ -2,10 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
-import { normalizeRoute } from '../../../sites/config/routes.ts';
-import { CONTENT_TYPES, extensionOf } from '../../../sites/builder/content-types.ts';
-import { needsResolving, resolveHosted, type Served } from '../../../sites/builder/hosted.ts';
-import { routeUrl } from '../../../sites/builder/site-data.ts';
+import { CONTENT_TYPES, extensionOf, needsResolving, normalizeRoute, pathAnswer, resolveHosted, routeUrl, type Served } from '../../../sites/index.ts';
 import { databaseUnavailable } from '../../platform/errors.ts';
 import { urlRef } from '../git.ts';
 import { siteBase } from '../names.ts';
@@ -210,12 +207,13 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
     }
     const { manifest } = deployment.build;
     const normal = normalizeRoute(route);
-    // A page with a frontmatter `redirect` governs its path; `redirects` is read only where no file is.
-    if (manifest.pageRedirects.includes(normal)) return (redirect(res, site, manifest.redirects[normal]!), true);
-    const file = fileOf(deployment.build, route);
-    if (file) return (await send(req, res, site, file), true);
-    const target = manifest.redirects[normal];
-    if (target !== undefined) return (redirect(res, site, target), true);
+    const answer = pathAnswer({
+      pageRedirect: manifest.pageRedirects.includes(normal) ? manifest.redirects[normal] : undefined,
+      file: fileOf(deployment.build, route),
+      redirect: manifest.redirects[normal],
+    });
+    if (answer?.by === 'file') return (await send(req, res, site, answer.file), true);
+    if (answer) return (redirect(res, site, answer.to), true);
     if (deployment.build.files.has('404.html')) return (await send(req, res, site, '404.html', 404), true);
     notice(res, 404, 'Page not found', [`${escapeHtml(name)} has no page at <code>${escapeHtml(route)}</code>.`]);
     return true;

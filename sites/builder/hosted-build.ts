@@ -1,0 +1,63 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DocsConfig } from '../config/schema/index.ts';
+import type { Problem } from '../content/types.ts';
+import { buildSite, type BuildOptions } from './index.ts';
+import { listedPages, redirectsMap } from './outputs.ts';
+import { HOSTED_BASE, HOSTED_ORIGIN } from './hosted.ts';
+import { markdownPath } from './site-data.ts';
+
+/** What a host needs of a built site beside its files: its pages in reading order and how its paths redirect. */
+export interface SiteManifest {
+  name: string;
+  /** Indexable pages in reading order (each one's Markdown is the build's `<page>.md`). */
+  pages: { route: string; title: string; description?: string | undefined }[];
+  /** Normalised path -> target (with the hosted base placeholder), from `redirects` and frontmatter `redirect`. */
+  redirects: Record<string, string>;
+  /** Routes whose page file carries a frontmatter `redirect` (they govern their own path: see pathAnswer). */
+  pageRedirects: string[];
+}
+
+export interface HostedBuildResult {
+  pages: number;
+  problems: Problem[];
+  manifest: SiteManifest;
+  /** The manifest's pages with their Markdown: what a host indexes for search. */
+  documents: { route: string; title: string; description?: string | undefined; markdown: string }[];
+  /** The site's validated configuration (a host reads `agent` and `mcp`). */
+  config: DocsConfig;
+}
+
+/**
+ * Builds a commit once for every way of serving it: internal URLs carry {@link HOSTED_BASE}, absolute ones
+ * {@link HOSTED_ORIGIN}, and the host-dependent parts sit between condition markers. Errors fail the build
+ * (a host keeps serving its last good one).
+ */
+export async function buildHostedSite(options: Pick<BuildOptions, 'source' | 'out' | 'onProgress' | 'cacheDir'> & { codeHost: { name: string; url?: string } }): Promise<HostedBuildResult> {
+  const result = await buildSite({
+    ...options,
+    base: HOSTED_BASE,
+    site: HOSTED_ORIGIN,
+    failOnErrors: true,
+    context: { published: true, hosted: true, defaultBranch: true, customDomain: true, codeHost: options.codeHost },
+  });
+  const { data } = result;
+  const pages = listedPages(data).map((page) => ({
+    route: page.route,
+    title: page.title ?? page.navTitle ?? (page.route === '/' ? data.name : page.route),
+    ...(page.description ? { description: page.description } : {}),
+  }));
+  const markdown = await Promise.all(pages.map((page) => readFile(join(options.out, markdownPath(page.route)), 'utf8').catch(() => '')));
+  return {
+    pages: result.pages,
+    problems: result.problems,
+    manifest: {
+      name: data.name,
+      pages,
+      redirects: redirectsMap(data, data.config),
+      pageRedirects: data.pages.filter((page) => page.redirect).map((page) => page.route),
+    },
+    documents: pages.map((page, i) => ({ ...page, markdown: markdown[i] ?? '' })),
+    config: data.config,
+  };
+}

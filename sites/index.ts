@@ -1,0 +1,20 @@
+/**
+ * The documentation-site renderer as a library: the one module the rest of the project imports from sites/
+ * (docs hosting, the server's /schema.json, scripts). What is behind it (config/, content/, check/, builder/,
+ * src/) may change without them noticing; sites/README.md describes it.
+ */
+
+// Building a site, locally or once per commit for hosting.
+export { buildSite, prepareSite, BuildError, type BuildOptions, type BuildResult, type BuildProgress, type Problem } from './builder/index.ts';
+export { buildHostedSite, type HostedBuildResult, type SiteManifest } from './builder/hosted-build.ts';
+export { devSite } from './builder/dev.ts';
+
+// Serving a hosted build: placeholders resolved per response, URLs and paths of pages, redirect precedence.
+export { needsResolving, resolveHosted, type Served } from './builder/hosted.ts';
+export { markdownPath, routeUrl } from './builder/site-data.ts';
+export { normalizeRoute, pathAnswer, type PathAnswer } from './config/routes.ts';
+export { CONTENT_TYPES, extensionOf } from './builder/content-types.ts';
+
+// The configuration: its JSON Schema, and the chat panel's model providers (`agent`).
+export { docsJsonSchemaText } from './config/json-schema.ts';
+export { MODEL_PROVIDERS } from './config/schema/agent.ts';
