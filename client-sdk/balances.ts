@@ -1,6 +1,6 @@
 import { fetchMaybeToken, findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { address, createSolanaRpc } from '@solana/kit';
-import { microToUsdc, usdcToMicro, USDC_DECIMALS } from '../server/marketplace/money.ts';
+import { microToUsdc, usdcToMicro, USDC_DECIMALS } from './usdc.ts';
 import type { PaymentConfig } from './payment.ts';
 
 /**

@@ -23,7 +23,7 @@ import {
   type SignatureDictionary,
   type TransactionPartialSigner,
 } from '@solana/kit';
-import { usdcToMicro, USDC_DECIMALS } from '../server/marketplace/money.ts';
+import { usdcToMicro, USDC_DECIMALS } from './usdc.ts';
 import type { WalletSigner } from './wallet.ts';
 
 /**

@@ -1,31 +1,10 @@
 /**
- * USDC amounts: stored as integer micro-USDC (6 decimals, bigint), exposed as JSON numbers in USDC.
- * Conversions go through decimal strings, never through floating-point arithmetic.
+ * Money in the marketplace: integer micro-USDC (bigint) everywhere, JSON numbers in USDC on the wire
+ * (docs/marketplace.md "Money"). The unit conversions are the SDK's, so client and server round alike.
  */
-export const USDC_DECIMALS = 6;
-const SCALE = 10n ** BigInt(USDC_DECIMALS);
-/** Far above any real price; keeps every amount exactly representable as a JSON number. */
-export const MAX_MICRO_USDC = 10n ** 15n;
+export { MAX_MICRO_USDC, microToUsdc, USDC_DECIMALS, usdcToMicro } from '../../client-sdk/usdc.ts';
 
-/** 12.5 -> 12_500_000n. Undefined when the number has more than 6 decimals, is negative or too large. */
-export function usdcToMicro(value: number): bigint | undefined {
-  if (!Number.isFinite(value) || value < 0) return undefined;
-  // The shortest decimal that reads back as this number: exactly what the client wrote, e.g. "0.1".
-  const decimal = String(value);
-  const match = /^(\d+)(?:\.(\d{1,6}))?$/.exec(decimal);
-  if (!match) return undefined; // more than 6 decimals, or exponent notation (below 1e-6 or above 1e21)
-  const micro = BigInt(match[1]!) * SCALE + BigInt((match[2] ?? '').padEnd(USDC_DECIMALS, '0'));
-  return micro <= MAX_MICRO_USDC ? micro : undefined;
-}
-
-/** The marketplace's cut of a price: round-half-up(price x bps / 10000), in integers (DESIGN.md "Commission"). */
+/** The marketplace's cut of a price: round-half-up(price x bps / 10000), in integers (docs/orders-and-payments.md "Commission"). */
 export function commissionMicro(priceMicro: bigint, bps: number): bigint {
   return (priceMicro * BigInt(bps) + 5_000n) / 10_000n;
-}
-
-/** 12_500_000n -> 12.5 */
-export function microToUsdc(micro: bigint): number {
-  const whole = micro / SCALE;
-  const fraction = (micro % SCALE).toString().padStart(USDC_DECIMALS, '0');
-  return Number(`${whole}.${fraction}`);
 }

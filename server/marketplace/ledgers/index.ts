@@ -13,7 +13,7 @@ export { LedgerError, type Ledger } from './ledger.ts';
 export { LiteSvmLedger, type LiteSvmLedgerOptions } from './litesvm-ledger.ts';
 export { RpcLedger, type RpcLedgerOptions } from './rpc-ledger.ts';
 export { createSolanaRpcHandler, answerSolanaRpc, type SolanaRpcRequestHandler } from './solana-rpc.ts';
-export { MEMO_PROGRAM_ADDRESS, USDC_DECIMALS } from './solana.ts';
+export { MEMO_PROGRAM_ADDRESS } from './solana.ts';
 
 /** Either ledger; narrow with `instanceof LiteSvmLedger` for the faucet and the dev JSON-RPC node. */
 export type AnyLedger = LiteSvmLedger | RpcLedger;

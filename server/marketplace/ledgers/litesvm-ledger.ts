@@ -56,10 +56,10 @@ import {
   toAddress,
   TOKEN_PROGRAM_ADDRESS,
   uniqueMemo,
-  USDC_DECIMALS,
   wireBytes,
   type TransactionErrorJson,
 } from './solana.ts';
+import { USDC_DECIMALS } from '../money.ts';
 
 export interface LiteSvmLedgerOptions {
   /** Directory the ledger persists in (`DATA_DIR/ledger`); omitted: in memory only, gone at close. */

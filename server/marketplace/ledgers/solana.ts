@@ -36,10 +36,8 @@ import {
   getTransferCheckedInstruction,
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token';
+import { USDC_DECIMALS } from '../money.ts';
 import { LedgerError } from './ledger.ts';
-
-/** USDC has 6 decimals; every amount here is integer micro-USDC. */
-export const USDC_DECIMALS = 6;
 
 /**
  * SPL Memo v2, the memo program deployed on every cluster and preloaded in LiteSVM. (@solana-program/memo

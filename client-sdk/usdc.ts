@@ -1,0 +1,27 @@
+/**
+ * USDC amounts on the wire: JSON numbers in USDC with at most 6 decimals; in code: integer micro-USDC
+ * (bigint). Conversions go through decimal strings, never through floating-point arithmetic. The server
+ * uses these same conversions (server/marketplace/money.ts).
+ */
+export const USDC_DECIMALS = 6;
+const SCALE = 10n ** BigInt(USDC_DECIMALS);
+/** Far above any real price; keeps every amount exactly representable as a JSON number. */
+export const MAX_MICRO_USDC = 10n ** 15n;
+
+/** 12.5 -> 12_500_000n. Undefined when the number has more than 6 decimals, is negative or too large. */
+export function usdcToMicro(value: number): bigint | undefined {
+  if (!Number.isFinite(value) || value < 0) return undefined;
+  // The shortest decimal that reads back as this number: exactly what the client wrote, e.g. "0.1".
+  const decimal = String(value);
+  const match = /^(\d+)(?:\.(\d{1,6}))?$/.exec(decimal);
+  if (!match) return undefined; // more than 6 decimals, or exponent notation (below 1e-6 or above 1e21)
+  const micro = BigInt(match[1]!) * SCALE + BigInt((match[2] ?? '').padEnd(USDC_DECIMALS, '0'));
+  return micro <= MAX_MICRO_USDC ? micro : undefined;
+}
+
+/** 12_500_000n -> 12.5 */
+export function microToUsdc(micro: bigint): number {
+  const whole = micro / SCALE;
+  const fraction = (micro % SCALE).toString().padStart(USDC_DECIMALS, '0');
+  return Number(`${whole}.${fraction}`);
+}
