@@ -57,6 +57,11 @@ export const invalidTransition = (operation: Operation, status: string) =>
     requiredStatus: TRANSITIONS[operation].from,
   });
 
+/** Refuses `operation` on an order in any state but the one it starts from (INVALID_STATUS_TRANSITION). */
+export function requireStartState(operation: Operation, status: string): void {
+  if (status !== TRANSITIONS[operation].from) throw invalidTransition(operation, status);
+}
+
 
 const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;
 const usdcOrNull = (micro: bigint | null | undefined) => (micro === null || micro === undefined ? null : microToUsdc(micro));
@@ -225,7 +230,7 @@ export class OrderService {
     return this.#db.em().transactional(async (em) => {
       const order = await this.#transitionIn(em, wallet, id, 'cancel', {}, async () => {
         const paying = await em.count(Payment, { order: id, state: { $in: LIVE_PAYMENT_STATES } });
-        if (paying) throw new AppError('INVALID_STATUS_TRANSITION', 'A payment for this order is in progress', { status: 'PENDING', operation: 'cancel' });
+        if (paying) throw new AppError('INVALID_STATUS_TRANSITION', 'A payment for this order is in progress', { status: TRANSITIONS.cancel.from, operation: 'cancel' });
       });
       return orderOut(order);
     });
@@ -240,7 +245,8 @@ export class OrderService {
     return this.#db.em().transactional(async (em) => {
       const { order, agent } = await this.#participant(em, wallet, id, LockMode.PESSIMISTIC_WRITE);
       if (wallet !== order.clientWallet) throw new AppError('UNAUTHORIZED_ACCESS', 'Only the consumer can review an order');
-      if (order.status !== 'DELIVERED' && order.status !== 'COMPLETED') throw invalidTransition('review', order.status);
+      // A review moves a delivered order on, and may still follow a completion without one.
+      if (order.status !== TRANSITIONS.complete.to) requireStartState('review', order.status);
       if (await em.count(Review, { order: id })) throw new AppError('DUPLICATE_REVIEW', 'This order already has its review');
       // The agent row lock serialises reviews of one agent, so the mean sees every committed rating.
       await em.findOneOrFail(Agent, { id: agent.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -252,7 +258,7 @@ export class OrderService {
         if (error instanceof UniqueConstraintViolationException) throw new AppError('DUPLICATE_REVIEW', 'This order already has its review');
         throw error;
       }
-      if (order.status === 'DELIVERED') {
+      if (order.status === TRANSITIONS.review.from) {
         await this.#compareAndSet(em, order, 'review', { completedAt: now });
         await em.nativeUpdate(Agent, { id: agent.id }, { completedOrders: raw('completed_orders + 1') });
       }
@@ -289,7 +295,7 @@ export class OrderService {
     const { by } = TRANSITIONS[operation];
     const allowed = by === 'either' || (by === 'client' ? wallet === order.clientWallet : wallet === agent.walletAddress);
     if (!allowed) throw new AppError('UNAUTHORIZED_ACCESS', `Only the ${by === 'client' ? 'consumer' : 'agent'} can ${operation} this order`);
-    if (order.status !== TRANSITIONS[operation].from) throw invalidTransition(operation, order.status);
+    requireStartState(operation, order.status);
     await guard?.();
     return this.#compareAndSet(em, order, operation, changes);
   }

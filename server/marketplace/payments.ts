@@ -10,10 +10,10 @@ import { LedgerError, type Ledger } from './ledgers/ledger.ts';
 import { checkPayment } from './payment-check.ts';
 import type { OrderAccept, PaymentConfig, PaymentReceipt } from './schemas.ts';
 import { agentNotFound } from './agents.ts';
-import { invalidTransition, orderNotFound } from './orders.ts';
+import { orderNotFound, requireStartState, TRANSITIONS } from './orders.ts';
 
 const paymentInProgress = () =>
-  new AppError('INVALID_STATUS_TRANSITION', 'A payment for this order is already in progress', { status: 'PENDING', operation: 'accept', reason: 'payment-in-progress' });
+  new AppError('INVALID_STATUS_TRANSITION', 'A payment for this order is already in progress', { status: TRANSITIONS.accept.from, operation: 'accept', reason: 'payment-in-progress' });
 const transactionUsed = (signature: string) =>
   new AppError('INVALID_PAYMENT_HEADER', 'This transaction has already been submitted as a payment', { reason: 'replayed', txSignature: signature });
 
@@ -96,7 +96,7 @@ export class PaymentService {
     const order = await em.findOne(Order, { id });
     if (!order) throw orderNotFound(id);
     if (order.clientWallet !== wallet) throw new AppError('UNAUTHORIZED_ACCESS', 'Only the consumer of this order can accept it');
-    if (order.status !== 'PENDING') throw invalidTransition('accept', order.status);
+    requireStartState('accept', order.status);
 
     const checked = await checkPayment({
       header: input.paymentHeader,
@@ -139,7 +139,7 @@ export class PaymentService {
     await this.#db.em().transactional(async (em) => {
       // Order then agent, the lock order of every writer: cancel and delete see this payment or run before it.
       const locked = await em.findOneOrFail(Order, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (locked.status !== 'PENDING') throw invalidTransition('accept', locked.status);
+      requireStartState('accept', locked.status);
       const agent = await em.findOne(Agent, { id: locked.agent, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!agent) throw agentNotFound(locked.agent);
       if (await em.count(Payment, { order: id, state: { $in: LIVE_PAYMENT_STATES } })) throw paymentInProgress();
@@ -277,9 +277,9 @@ export class PaymentService {
       if (moved !== 1) return em.findOneOrFail(Payment, { txSignature: p.txSignature }); // another process finished it
       await em.nativeUpdate(
         Order,
-        { id: p.order, status: 'PENDING' },
+        { id: p.order, status: TRANSITIONS.accept.from },
         {
-          status: 'PAID',
+          status: TRANSITIONS.accept.to,
           txSignature: p.txSignature,
           splitSignature: p.splitSignature,
           agentAmountMicro: p.agentAmountMicro,
