@@ -12,7 +12,9 @@ import {
   RepositoryCreate,
   RepositoryCreated,
   RepositoryOut,
+  REPOSITORY_PATH,
   RepositoryRef,
+  WEBHOOK_PATH,
   WebhookInput,
   WebhookOut,
 } from '../server/docs-hosting/schemas.ts';
@@ -22,7 +24,6 @@ import { router } from './trpc.ts';
 /** Organization calls of documentation hosting (docs/docs-hosting.md): an API key, `{ error, message, details }` errors. */
 const docsProcedure = orgProcedure.meta({ api: 'docs' });
 const tags = ['Documentation hosting'];
-const site = '/api/docs/repositories/{owner}/{repo}';
 
 export const docsRouter = router({
   repositories: router({
@@ -34,23 +35,23 @@ export const docsRouter = router({
       })
       .input(RepositoryCreate)
       .output(RepositoryCreated)
-      .mutation(({ ctx, input }) => ctx.services.docs.register(ctx.orgId, input)),
+      .mutation(({ ctx, input }) => ctx.services.docs.repositories.register(ctx.orgId, input)),
 
     get: docsProcedure
       .meta({
         errorStatuses: [401, 404, 422],
-        openapi: { method: 'GET', path: site, tags, summary: 'A repository: what each ref serves, its domains', protect: true },
+        openapi: { method: 'GET', path: REPOSITORY_PATH, tags, summary: 'A repository: what each ref serves, its domains', protect: true },
       })
       .input(RepositoryRef)
       .output(RepositoryOut)
-      .query(({ ctx, input }) => ctx.services.docs.get(ctx.orgId, input.owner, input.repo)),
+      .query(({ ctx, input }) => ctx.services.docs.repositories.get(ctx.orgId, input.owner, input.repo)),
 
     publish: docsProcedure
       .meta({
         errorStatuses: [400, 401, 404, 422, 503],
         openapi: {
           method: 'POST',
-          path: `${site}/publish`,
+          path: `${REPOSITORY_PATH}/publish`,
           tags,
           summary: 'Publish a ref: fetch the repository and build its commit',
           description: 'Answers the build (reused when the commit was built before). The ref keeps serving its last good build until this one succeeds.',
@@ -59,16 +60,16 @@ export const docsRouter = router({
       })
       .input(PublishInput)
       .output(BuildOut)
-      .mutation(({ ctx, input }) => ctx.services.docs.publish(ctx.orgId, input.owner, input.repo, input.ref)),
+      .mutation(({ ctx, input }) => ctx.services.docs.publishing.publish(ctx.orgId, input.owner, input.repo, input.ref)),
 
     builds: docsProcedure
       .meta({
         errorStatuses: [401, 404, 422],
-        openapi: { method: 'GET', path: `${site}/builds`, tags, summary: 'Builds of a repository, newest first', protect: true },
+        openapi: { method: 'GET', path: `${REPOSITORY_PATH}/builds`, tags, summary: 'Builds of a repository, newest first', protect: true },
       })
       .input(BuildListInput)
       .output(BuildList)
-      .query(({ ctx, input: { owner, repo, ...page } }) => ctx.services.docs.builds(ctx.orgId, owner, repo, page)),
+      .query(({ ctx, input: { owner, repo, ...page } }) => ctx.services.docs.publishing.builds(ctx.orgId, owner, repo, page)),
 
     webhook: publicProcedure
       .meta({
@@ -76,7 +77,7 @@ export const docsRouter = router({
         errorStatuses: [400, 401, 404, 413, 422, 503],
         openapi: {
           method: 'POST',
-          path: `${site}/webhook`,
+          path: WEBHOOK_PATH,
           tags,
           summary: 'Push webhook (GitHub format)',
           description:
@@ -87,7 +88,7 @@ export const docsRouter = router({
       .input(WebhookInput)
       .output(WebhookOut)
       .mutation(({ ctx, input: { owner, repo, ...body } }) =>
-        ctx.services.docs.webhook(owner, repo, {
+        ctx.services.docs.publishing.webhook(owner, repo, {
           event: ctx.headers['x-github-event'] as string | undefined,
           signature: ctx.headers['x-hub-signature-256'] as string | undefined,
           rawBody: ctx.rawBody ?? '',
@@ -101,7 +102,7 @@ export const docsRouter = router({
         errorStatuses: [400, 401, 404, 413, 422],
         openapi: {
           method: 'POST',
-          path: `${site}/agents`,
+          path: `${REPOSITORY_PATH}/agents`,
           tags,
           summary: 'Register a model provider for the chat panel (`docs agent create`)',
           description: 'Answers the credential to put in docs.json as `agent.key`. The provider key is stored encrypted and never returned.',
@@ -110,7 +111,7 @@ export const docsRouter = router({
       })
       .input(AgentCreate)
       .output(AgentOut)
-      .mutation(({ ctx, input }) => ctx.services.docs.createAgent(ctx.orgId, input)),
+      .mutation(({ ctx, input }) => ctx.services.docs.chatAgents.create(ctx.orgId, input)),
   }),
 
   builds: router({
@@ -121,7 +122,7 @@ export const docsRouter = router({
       })
       .input(z.object({ id: z.uuid() }))
       .output(BuildOut)
-      .query(({ ctx, input }) => ctx.services.docs.build(ctx.orgId, input.id)),
+      .query(({ ctx, input }) => ctx.services.docs.publishing.build(ctx.orgId, input.id)),
   }),
 
   domains: router({
@@ -133,7 +134,7 @@ export const docsRouter = router({
       })
       .input(DomainCreate)
       .output(DomainOut)
-      .mutation(({ ctx, input }) => ctx.services.docs.addDomain(ctx.orgId, input.hostname, input.owner, input.repo)),
+      .mutation(({ ctx, input }) => ctx.services.docs.domains.add(ctx.orgId, input.hostname, input.owner, input.repo)),
 
     remove: docsProcedure
       .meta({
@@ -143,6 +144,6 @@ export const docsRouter = router({
       })
       .input(DomainRef)
       .output(z.void())
-      .mutation(({ ctx, input }) => ctx.services.docs.removeDomain(ctx.orgId, input.hostname)),
+      .mutation(({ ctx, input }) => ctx.services.docs.domains.remove(ctx.orgId, input.hostname)),
   }),
 });

@@ -56,7 +56,7 @@ export async function startServer(config: Config & { events?: EventBusOptions & 
   const chatLimiter = config.rateLimits === 'off' ? createRateLimiter({ kind: 'memory' }) : rateLimiter;
   const docs = createDocsHosting(db, config.docs ?? defaultDocsConfig(config.database), { publicBaseUrl: config.publicBaseUrl, log, limiter: chatLimiter });
   const services = createServices(db, {
-    docs: docs.service,
+    docs: docs.services,
     rateLimiter,
     ledger,
     commissionBps: config.commissionBps,

@@ -2,7 +2,7 @@ import type { Database } from './platform/db/orm.ts';
 import type { EventBus } from './marketplace/events/bus.ts';
 import type { RateLimiter } from './platform/rate-limiter.ts';
 import { AgentService } from './marketplace/agents.ts';
-import type { DocsHostingService } from './docs-hosting/service.ts';
+import type { DocsHostingServices } from './docs-hosting/index.ts';
 import { ConversationService } from './marketplace/conversations.ts';
 import { IdempotencyService } from './marketplace/idempotency.ts';
 import { OrderService } from './marketplace/orders.ts';
@@ -26,12 +26,12 @@ export interface Services {
   /** Live provider events: `poke()` after committing a transaction that recorded events. */
   events: EventBus;
   /** Documentation hosting: repositories, publishing, builds, domains, chat agents. */
-  docs: DocsHostingService;
+  docs: DocsHostingServices;
 }
 
 export function createServices(
   db: Database,
-  options: { rateLimiter: RateLimiter; events: EventBus; ledger: Ledger; commissionBps: number; docs: DocsHostingService; publicBaseUrl?: string; log?: (error: unknown) => void },
+  options: { rateLimiter: RateLimiter; events: EventBus; ledger: Ledger; commissionBps: number; docs: DocsHostingServices; publicBaseUrl?: string; log?: (error: unknown) => void },
 ): Services {
   return {
     organizations: new OrganizationService(db),

@@ -3,18 +3,29 @@ import { join } from 'node:path';
 import type { DocsConfig } from '../platform/config.ts';
 import type { Database } from '../platform/db/orm.ts';
 import type { Logger } from '../platform/logger.ts';
-import { DocsHostingService } from './service.ts';
 import type { RateLimiter } from '../platform/rate-limiter.ts';
 import { BuildQueue } from './builds/queue.ts';
+import { ChatAgentService } from './chat-agents.ts';
 import { createChatRoute } from './chat/chat.ts';
-import { createMcpRoute } from './serving/mcp.ts';
+import { DomainService } from './domains.ts';
 import { Mirrors } from './mirrors.ts';
+import { PublishingService } from './publishing.ts';
+import { RepositoryService } from './repositories.ts';
 import { SecretBox } from './secrets.ts';
+import { createMcpRoute } from './serving/mcp.ts';
 import { createDocsHandler } from './serving/serve.ts';
 import { DocsSites } from './serving/sites.ts';
 
+/** What the hosting API's routers call. */
+export interface DocsHostingServices {
+  repositories: RepositoryService;
+  publishing: PublishingService;
+  domains: DomainService;
+  chatAgents: ChatAgentService;
+}
+
 export interface DocsHosting {
-  service: DocsHostingService;
+  services: DocsHostingServices;
   sites: DocsSites;
   /** Answers requests for hosted sites; false for everything else. */
   handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
@@ -24,8 +35,9 @@ export interface DocsHosting {
 }
 
 /**
- * Documentation hosting as one piece: git mirrors, the build queue, the organization API's service, site serving
- * with its MCP endpoint and chat panel. `limiter` counts chat questions (agent.limits).
+ * Documentation hosting as one piece: git mirrors, the build queue, the organization API's services
+ * (repositories, publishing and the webhook, domains, chat agents), site serving with its MCP endpoint and chat
+ * panel. `limiter` counts chat questions (agent.limits).
  */
 export function createDocsHosting(
   db: Database,
@@ -39,7 +51,7 @@ export function createDocsHosting(
   const sites = new DocsSites(db, {
     vanityDomain: config.vanityDomain,
     serviceHosts: serviceHost ? [serviceHost] : [],
-    buildOnDemand: (repository, ref) => service.buildOnDemand(repository.id, ref),
+    buildOnDemand: (repository, ref) => publishing.buildOnDemand(repository.id, ref),
   });
   const queue = new BuildQueue(db, mirrors, {
     workDir: config.workDir,
@@ -49,19 +61,19 @@ export function createDocsHosting(
     onDeployed: () => sites.invalidate(),
     log: (level, data, message) => log[level](data, message),
   });
-  const service = new DocsHostingService(db, {
-    mirrors,
-    queue,
-    secrets,
-    publicBaseUrl: options.publicBaseUrl,
-    serviceHost,
-    vanityDomain: config.vanityDomain,
-    onChange: () => sites.invalidate(),
-  });
+  const onChange = () => sites.invalidate();
+  const repositories = new RepositoryService(db, { mirrors, secrets, publicBaseUrl: options.publicBaseUrl });
+  const publishing = new PublishingService(db, { repositories, mirrors, queue, secrets, onChange });
+  const services: DocsHostingServices = {
+    repositories,
+    publishing,
+    domains: new DomainService(db, { repositories, serviceHost, vanityDomain: config.vanityDomain, onChange }),
+    chatAgents: new ChatAgentService(db, { repositories, secrets }),
+  };
   const chat = createChatRoute({ db, sites, secrets, limiter: options.limiter, providerUrls: config.providerUrls, log: (data, message) => log.warn(data, message) });
   const handle = createDocsHandler(sites, { publicBaseUrl: options.publicBaseUrl, routes: { '/mcp': createMcpRoute(sites), '/_chat': chat } });
   return {
-    service,
+    services,
     sites,
     handle,
     start: (startOptions) => queue.start(startOptions),

@@ -8,6 +8,13 @@ import { isoDateTime, text } from '../platform/schemas.ts';
  * registered it.
  */
 
+/** REST paths the hosting API's routers declare and its answers name (OpenAPI templates). */
+export const REPOSITORY_PATH = '/api/docs/repositories/{owner}/{repo}';
+export const WEBHOOK_PATH = `${REPOSITORY_PATH}/webhook`;
+
+/** A path template filled in: `{owner}` -> `acme`. */
+export const fillPath = (template: string, params: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+
 /**
  * First path segments the service itself uses: no owner may take them (`/api/...` is the marketplace, not the
  * docs of an owner named `api`).
