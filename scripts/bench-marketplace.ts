@@ -15,7 +15,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import bs58 from 'bs58';
 import { generateKeypair, keypairSigner, signedHeaders } from '../client-sdk/wallet.ts';
 import type { RunningServer } from '../server/app.ts';
-import { Agent, Message } from '../server/platform/db/entities.ts';
+import { Agent, Message } from '../server/marketplace/entities.ts';
 import { CATEGORIES } from '../server/marketplace/schemas.ts';
 
 export const SEEDED_AGENTS = 10_000;

@@ -42,7 +42,7 @@ import { buildPaymentHeader, buildPaymentTransaction, fetchPaymentBlockhash, typ
 import { signedHeaders, type WalletSigner } from '../client-sdk/wallet.ts';
 import { startServer, type RunningServer } from '../server/app.ts';
 import type { Config, DatabaseConfig } from '../server/platform/config.ts';
-import { Agent, Conversation, Order } from '../server/platform/db/entities.ts';
+import { Agent, Conversation, Order } from '../server/marketplace/entities.ts';
 import { createLogger } from '../server/platform/logger.ts';
 import { usdcToMicro } from '../server/marketplace/money.ts';
 import { checkPayment } from '../server/marketplace/payment-check.ts';

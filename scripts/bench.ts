@@ -38,7 +38,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { startServer, type RunningServer } from '../server/app.ts';
 import type { Config, DatabaseConfig } from '../server/platform/config.ts';
-import { EmployeeResource } from '../server/platform/db/entities.ts';
+import { EmployeeResource } from '../server/resources/entities.ts';
 import { createLogger } from '../server/platform/logger.ts';
 import type { EmployeeCreate } from '../server/resources/schemas.ts';
 import { SEEDED_AGENTS, setUpMarketplace, type MarketplaceScenario } from './bench-marketplace.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Database } from '../platform/db/orm.ts';
-import { Agent, LIVE_PAYMENT_STATES, Order, Review, type StoredService } from '../platform/db/entities.ts';
+import { Agent, LIVE_PAYMENT_STATES, Order, Review, type StoredService } from './entities.ts';
 import { AppError } from '../platform/errors.ts';
 import { microToUsdc, usdcToMicro } from './money.ts';
 import type {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Database } from '../platform/db/orm.ts';
-import { Agent, Conversation, Message } from '../platform/db/entities.ts';
+import { Agent, Conversation, Message } from './entities.ts';
 import { AppError } from '../platform/errors.ts';
 import type { ConversationCreate, ConversationOut, MessageHistory, MessageOut, MessageSend } from './schemas.ts';
 import { recordEvent } from './events/outbox.ts';

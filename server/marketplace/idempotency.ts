@@ -1,6 +1,6 @@
 import type { Database } from '../platform/db/orm.ts';
 import { sha256Hex as sha256 } from '../platform/hash.ts';
-import { IdempotencyRecord } from '../platform/db/entities.ts';
+import { IdempotencyRecord } from './entities.ts';
 import { AppError, type AppErrorCode } from '../platform/errors.ts';
 
 /** A call's first outcome, replayed for the same key: its result, or the documented error it ended with. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LockMode, raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Database } from '../platform/db/orm.ts';
-import { Agent, Conversation, LIVE_PAYMENT_STATES, Order, Payment, Review } from '../platform/db/entities.ts';
+import { Agent, Conversation, LIVE_PAYMENT_STATES, Order, Payment, Review } from './entities.ts';
 import { AppError } from '../platform/errors.ts';
 import { microToUsdc, usdcToMicro } from './money.ts';
 import type {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Database } from '../platform/db/orm.ts';
-import { Agent, LIVE_PAYMENT_STATES, Order, Payment } from '../platform/db/entities.ts';
+import { Agent, LIVE_PAYMENT_STATES, Order, Payment } from './entities.ts';
 import { AppError } from '../platform/errors.ts';
 import { recordEvent } from './events/outbox.ts';
 import { commissionMicro, microToUsdc, usdcToMicro } from './money.ts';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Database } from '../platform/db/orm.ts';
-import { UsedSignature } from '../platform/db/entities.ts';
+import { UsedSignature } from './entities.ts';
 import { AppError } from '../platform/errors.ts';
 import {
   createWalletVerifier,

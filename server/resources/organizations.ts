@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../platform/db/orm.ts';
-import { ApiKey, Organization } from '../platform/db/entities.ts';
+import { ApiKey, Organization } from './entities.ts';
 import { sha256Hex } from '../platform/hash.ts';
 
 export interface OrganizationCredentials {

@@ -7,7 +7,7 @@ import {
 } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Database } from '../platform/db/orm.ts';
-import { AssetResource, EmployeeResource } from '../platform/db/entities.ts';
+import { AssetResource, EmployeeResource } from './entities.ts';
 import { conflict, notFound } from '../platform/errors.ts';
 import type {
   AllResources,

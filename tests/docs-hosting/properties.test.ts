@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDocsConfig } from '../../server/platform/config.ts';
-import { DocsAgent, DocsBuild, DocsDeployment, DocsDomain, DocsRepository } from '../../server/platform/db/entities.ts';
+import { DocsAgent, DocsBuild, DocsDeployment, DocsDomain, DocsRepository } from '../../server/docs-hosting/entities.ts';
 import { createGitRepo, type GitFixture } from '../helpers/git-repo.ts';
 import { published } from '../helpers/hosting.ts';
 import { restClient, type Rest } from '../helpers/rest.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMarketplaceClient } from '../../client-sdk/index.ts';
 import { randomUUID } from 'node:crypto';
-import { Agent, Order } from '../../server/platform/db/entities.ts';
+import { Agent, Order } from '../../server/marketplace/entities.ts';
 import { breakDatabase, onPostgres, startTestServer, type TestServer } from '../helpers/server.ts';
 import { registration, walletFor, type Wallet } from '../helpers/marketplace.ts';
 

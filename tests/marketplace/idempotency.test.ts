@@ -3,7 +3,7 @@
  * a call in progress holds its key, outcomes that may change are not remembered, keys are per caller.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IdempotencyRecord } from '../../server/platform/db/entities.ts';
+import { IdempotencyRecord } from '../../server/marketplace/entities.ts';
 import { AppError } from '../../server/platform/errors.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 

@@ -23,7 +23,7 @@ import {
   type EventFrame,
   type PaymentConfig,
 } from '../../client-sdk/index.ts';
-import { ProviderEvent } from '../../server/platform/db/entities.ts';
+import { ProviderEvent } from '../../server/marketplace/entities.ts';
 import { commissionMicro } from '../../server/marketplace/money.ts';
 import { registration } from '../helpers/marketplace.ts';
 import { usdcBalance } from '../helpers/orders.ts';

@@ -15,7 +15,7 @@ import { createTestDatabase } from '../helpers/server.ts';
 import { restartServerProcess, startServerProcess, stopServerProcess } from '../helpers/server-process.ts';
 import { acceptOrder, agentAndConsumer, createOrder, fund, onServer, paymentConfig, paymentHeader, usdcBalance } from '../helpers/orders.ts';
 import { openDatabase } from '../../server/platform/db/orm.ts';
-import { ProviderEvent } from '../../server/platform/db/entities.ts';
+import { ProviderEvent } from '../../server/marketplace/entities.ts';
 import type { DatabaseConfig } from '../../server/platform/config.ts';
 
 const cleanups: (() => Promise<void>)[] = [];

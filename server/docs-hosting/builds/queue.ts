@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Database } from '../../platform/db/orm.ts';
 import { sha256Hex } from '../../platform/hash.ts';
-import { DocsBuild, DocsRepository, type BuildManifest } from '../../platform/db/entities.ts';
+import { DocsBuild, DocsRepository, type BuildManifest } from '../entities.ts';
 import { runBuildWorker, type BuildOutcome } from './builder.ts';
 import type { Mirrors } from '../mirrors.ts';
 

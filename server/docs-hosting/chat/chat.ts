@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Database } from '../../platform/db/orm.ts';
-import { DocsAgent, type BuildManifest } from '../../platform/db/entities.ts';
+import { DocsAgent, type BuildManifest } from '../entities.ts';
 import { fieldProblems } from '../../platform/errors.ts';
 import { bodyProblem, readJsonBody } from '../../platform/http/body.ts';
 import type { RateLimiter, RateRule } from '../../platform/rate-limiter.ts';

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../../platform/db/orm.ts';
-import { DocsBlob, DocsBuild, DocsDeployment, DocsDomain, DocsFile, DocsRepository, type BuildManifest } from '../../platform/db/entities.ts';
+import { DocsBlob, DocsBuild, DocsDeployment, DocsDomain, DocsFile, DocsRepository, type BuildManifest } from '../entities.ts';
 import { RESERVED_OWNERS } from '../schemas.ts';
 import { refNames } from '../git.ts';
 import { siteBase, slugOf, type RoutingMode } from '../names.ts';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Database } from '../../platform/db/orm.ts';
-import { Agent, ProviderEvent } from '../../platform/db/entities.ts';
+import { Agent, ProviderEvent } from '../entities.ts';
 import { AppError } from '../../platform/errors.ts';
 import { EVENT_CHANNEL, type EventFrame } from './outbox.ts';
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/sql';
-import { ProviderEvent } from '../../platform/db/entities.ts';
+import { ProviderEvent } from '../entities.ts';
 
 /** The provider events of the spec ("Events"), with exactly its `data` fields. */
 export interface ProviderEvents {

@@ -11,7 +11,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import bs58 from 'bs58';
 import { generateKeypair } from '../../../client-sdk/wallet.ts';
 import { loadConfig } from '../../platform/config.ts';
-import { Agent, Conversation, Message, Order, Review } from '../../platform/db/entities.ts';
+import { Agent, Conversation, Message, Order, Review } from '../entities.ts';
 import { openDatabase } from '../../platform/db/orm.ts';
 import { commissionMicro, usdcToMicro } from '../money.ts';
 import { AgentRegistration, CATEGORIES } from '../schemas.ts';

@@ -2,10 +2,10 @@ import { Agent, Conversation, IdempotencyRecord, Message, Order, Payment, Provid
 import { ApiKey, AssetResource, EmployeeResource, Organization } from '../../resources/entities.ts';
 import { DocsAgent, DocsBlob, DocsBuild, DocsDeployment, DocsDomain, DocsFile, DocsRepository } from '../../docs-hosting/entities.ts';
 
-export * from '../../marketplace/entities.ts';
-export * from '../../resources/entities.ts';
-export * from '../../docs-hosting/entities.ts';
-
+/**
+ * Every table of the one database schema, product by product (each product defines its own in its
+ * entities.ts and imports them from there); the ORM and the migrations are built from this list.
+ */
 export const entities = [
   Organization,
   ApiKey,
