@@ -5,7 +5,7 @@ import { pinoHttp } from 'pino-http';
 import { appRouter, subscriptionRouter } from '../routers/index.ts';
 import { defaultDocsConfig, type Config } from './platform/config.ts';
 import { openDatabase, type Database } from './platform/db/orm.ts';
-import { ensureDevOrganization } from './resources/dev-organization.ts';
+import { ensureDevOrganization } from './platform/organizations/dev-organization.ts';
 import type { Logger } from './platform/logger.ts';
 import { createServices, type Services } from './services.ts';
 import { buildOpenApiDocument } from './platform/http/openapi.ts';

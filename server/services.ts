@@ -8,7 +8,7 @@ import { IdempotencyService } from './marketplace/idempotency.ts';
 import { OrderService } from './marketplace/orders.ts';
 import { PaymentService } from './marketplace/payments.ts';
 import type { Ledger } from './marketplace/ledgers/ledger.ts';
-import { OrganizationService } from './resources/organizations.ts';
+import { OrganizationService } from './platform/organizations/service.ts';
 import { ResourceService } from './resources/service.ts';
 import { WalletAuthService } from './marketplace/wallet-auth.ts';
 

@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { SiteManifest } from '../../sites/index.ts';
-import { Organization } from '../resources/entities.ts';
+import { Organization } from '../platform/organizations/entities.ts';
 
 /**
  * Documentation hosting (docs/docs-hosting.md): repositories published from git, their builds (one per commit),

@@ -104,7 +104,7 @@ describe('the server process', () => {
   it('org:create prints { orgId, apiKey }; SIGTERM finishes the in-flight request, then exits 0', async () => {
     const env = { ...envFor(database.config), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' };
 
-    const cli = run('server/resources/org-create.ts', ['Process', 'Test'], env);
+    const cli = run('server/platform/organizations/org-create.ts', ['Process', 'Test'], env);
     let out = '';
     cli.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
     expect(await exitCode(cli)).toBe(0);

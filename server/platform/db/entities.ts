@@ -1,5 +1,6 @@
 import { Agent, Conversation, IdempotencyRecord, Message, Order, Payment, ProviderEvent, Review, UsedSignature } from '../../marketplace/entities.ts';
-import { ApiKey, AssetResource, EmployeeResource, Organization } from '../../resources/entities.ts';
+import { ApiKey, Organization } from '../organizations/entities.ts';
+import { AssetResource, EmployeeResource } from '../../resources/entities.ts';
 import { DocsAgent, DocsBlob, DocsBuild, DocsDeployment, DocsDomain, DocsFile, DocsRepository } from '../../docs-hosting/entities.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { Database } from '../platform/db/orm.ts';
+import type { Database } from '../db/orm.ts';
 import { ApiKey, Organization } from './entities.ts';
-import { sha256Hex } from '../platform/hash.ts';
+import { sha256Hex } from '../hash.ts';
 
 export interface OrganizationCredentials {
   orgId: string;

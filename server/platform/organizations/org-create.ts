@@ -2,9 +2,9 @@
  * `npm run org:create -- <name>`: creates an organization in the configured database (DATABASE_URL,
  * else the embedded one in DATA_DIR) and prints one JSON line: { "orgId", "apiKey" }.
  */
-import { loadConfig } from '../platform/config.ts';
-import { openDatabase } from '../platform/db/orm.ts';
-import { OrganizationService } from './organizations.ts';
+import { loadConfig } from '../config.ts';
+import { openDatabase } from '../db/orm.ts';
+import { OrganizationService } from './service.ts';
 
 const name = process.argv.slice(2).join(' ').trim();
 if (!name || name.length > 200) {

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Logger } from '../platform/logger.ts';
-import type { OrganizationService } from './organizations.ts';
+import type { Logger } from '../logger.ts';
+import type { OrganizationService } from './service.ts';
 
 /**
  * The embedded default starts usable: on first start (no organization yet) it creates a development
