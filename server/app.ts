@@ -1,25 +1,30 @@
+/**
+ * The composition root: the one place that wires the products' services, the tRPC routers and HTTP together
+ * (docs/architecture.md). Every surface is served by one node:http server.
+ */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { pinoHttp } from 'pino-http';
 import { appRouter, subscriptionRouter } from '../routers/index.ts';
+import { docsJsonSchemaText } from '../sites/index.ts';
+import { createDocsHosting } from './docs-hosting/index.ts';
+import type { EventBus, EventBusOptions } from './marketplace/events/bus.ts';
+import { createEventChannels, type EventChannelOptions } from './marketplace/events/websocket.ts';
+import { createMarketplace } from './marketplace/index.ts';
 import { defaultDocsConfig, type Config } from './platform/config.ts';
 import { openDatabase, type Database } from './platform/db/orm.ts';
-import { ensureDevOrganization } from './platform/organizations/dev-organization.ts';
-import type { Logger } from './platform/logger.ts';
-import { createServices, type Services } from './services.ts';
+import { MAX_BODY_BYTES } from './platform/http/body.ts';
+import { requestContext } from './platform/http/context.ts';
 import { buildOpenApiDocument } from './platform/http/openapi.ts';
 import { serveReference } from './platform/http/reference.ts';
-import { docsJsonSchemaText } from '../sites/index.ts';
-import { MAX_BODY_BYTES } from './platform/http/body.ts';
 import { createRestHandler } from './platform/http/rest.ts';
-import { requestContext } from './platform/http/context.ts';
-import { createRateLimiter } from './platform/rate-limiter.ts';
-import { createLedger, createSolanaRpcHandler, LiteSvmLedger } from './marketplace/ledgers/index.ts';
-import { EventBus, type EventBusOptions } from './marketplace/events/bus.ts';
-import { createEventChannels, type EventChannelOptions } from './marketplace/events/websocket.ts';
-import pg from 'pg';
-import { createDocsHosting } from './docs-hosting/index.ts';
+import type { Logger } from './platform/logger.ts';
+import { ensureDevOrganization } from './platform/organizations/dev-organization.ts';
+import { OrganizationService } from './platform/organizations/service.ts';
+import { createRateLimiter, openRateLimiter } from './platform/rate-limiter.ts';
+import { ResourceService } from './resources/service.ts';
+import type { Services } from './services.ts';
 
 export interface RunningServer {
   url: string;
@@ -37,50 +42,28 @@ const json = (res: ServerResponse, status: number, body: unknown) =>
 /** Opens the database (applying migrations) and serves every surface on one node:http server. */
 export async function startServer(config: Config & { events?: EventBusOptions & EventChannelOptions }, log: Logger): Promise<RunningServer> {
   const db = await openDatabase(config.database, (message) => log.debug({ component: 'orm' }, message));
-  // Rate-limit counters: in memory for the single-process embedded default, else shared through PostgreSQL.
-  const limiterPool = config.database.kind === 'postgresql' && config.rateLimits !== 'off' ? new pg.Pool({ connectionString: config.database.url, max: 5 }) : undefined;
-  const rateLimiter = createRateLimiter(
-    config.rateLimits === 'off'
-      ? { kind: 'off' }
-      : limiterPool
-        ? { kind: 'postgres', pool: limiterPool, onStoreError: (err, rule) => log.warn({ err, rule: rule.name }, 'rate-limit store failed; counting in memory') }
-        : { kind: 'memory' },
+  const rateLimiter = openRateLimiter(config, log);
+  const marketplace = await createMarketplace(
+    db,
+    { database: config.database, ledger: config.ledger, commissionBps: config.commissionBps, publicBaseUrl: config.publicBaseUrl, ...(config.events ? { events: config.events } : {}) },
+    log,
   );
-  const events = new EventBus(db, {
-    ...(config.database.kind === 'postgresql' ? { listenUrl: config.database.url } : {}),
-    onError: (err, during) => log.warn({ err }, `events: ${during} failed`),
-    ...config.events,
-  });
-  const ledger = await createLedger(config.ledger, log);
   // Chat questions are counted whatever RATE_LIMITS says (agent.limits belong to the sites, not to the API).
   const chatLimiter = config.rateLimits === 'off' ? createRateLimiter({ kind: 'memory' }) : rateLimiter;
   const docs = createDocsHosting(db, config.docs ?? defaultDocsConfig(config.database), { publicBaseUrl: config.publicBaseUrl, log, limiter: chatLimiter });
-  const services = createServices(db, {
-    docs: docs.services,
+  const services: Services = {
+    organizations: new OrganizationService(db),
+    resources: new ResourceService(db),
     rateLimiter,
-    ledger,
-    commissionBps: config.commissionBps,
-    events,
-    log: (err) => log.warn({ err }, 'background cleanup failed'),
-    ...(config.publicBaseUrl ? { publicBaseUrl: config.publicBaseUrl } : {}),
-  });
+    ...marketplace.services,
+    docs: docs.services,
+  };
   if (config.database.kind === 'pglite') await ensureDevOrganization(services.organizations, config.database.dataDir, log);
-  // Payments a previous process left unsettled (it died mid-way) are finished before serving; later, any
-  // an outage of the chain left behind.
-  const reconcile = (olderThanMs: number) =>
-    services.payments.reconcile(olderThanMs).then(
-      (result) => result.settled + result.failed + result.pending > 0 && log.info({ payments: result }, 'reconciled payments'),
-      (err: unknown) => log.warn({ err }, 'payment reconciliation failed'),
-    );
-  await reconcile(0);
-  const reconciler = setInterval(() => void reconcile(60_000), 30_000).unref();
-  // The embedded ledger answers Solana JSON-RPC for clients (a real cluster has its own RPC).
-  const solanaRpc = ledger instanceof LiteSvmLedger ? createSolanaRpcHandler(ledger) : undefined;
 
-  await events.start();
+  await marketplace.start();
   // The embedded database has one process: builds it left running were a dead process's, queued again at once.
   await docs.start({ sole: config.database.kind === 'pglite' });
-  const channels = createEventChannels(services, events, subscriptionRouter, log, config.events);
+  const channels = createEventChannels(services, services.events, subscriptionRouter, log, config.events);
 
   const openapi = JSON.stringify(buildOpenApiDocument(appRouter));
   // The JSON Schema of docs.json / docs.yaml (from the zod schema that validates them), public and cacheable.
@@ -107,7 +90,7 @@ export async function startServer(config: Config & { events?: EventBusOptions & 
     // called /reference or /health); on the service host /{owner}/{repo}..., whose owners never take the paths below.
     if (await docs.handle(req, res)) return;
     if (path === '/trpc' || path.startsWith('/trpc/')) return trpc(req, res);
-    if (solanaRpc && path === '/dev/solana-rpc') return solanaRpc(req, res);
+    if (await marketplace.handle(req, res)) return;
     if (path === '/ws') return channels.handleRequest(req, res);
     if (req.method === 'GET' && path === '/openapi.json') return res.writeHead(200, { 'Content-Type': 'application/json' }).end(openapi);
     if (req.method === 'GET' && path === '/schema.json') return res.writeHead(200, docsSchemaHeaders).end(docsSchema);
@@ -139,7 +122,7 @@ export async function startServer(config: Config & { events?: EventBusOptions & 
     url: `http://${host}:${port}`,
     db,
     services,
-    events,
+    events: services.events,
     close() {
       closing ??= (async () => {
         for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
@@ -148,14 +131,12 @@ export async function startServer(config: Config & { events?: EventBusOptions & 
         const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
         await channels.close();
         await docs.close();
-        await events.close(); // ends tRPC-over-HTTP (SSE) subscriptions too
+        await marketplace.stop();
         await drained;
         clearTimeout(timer);
-        clearInterval(reconciler);
         await rateLimiter.close();
         if (chatLimiter !== rateLimiter) await chatLimiter.close();
-        await ledger.close();
-        await limiterPool?.end();
+        await marketplace.close();
         await db.close();
       })();
       return closing;

@@ -16,7 +16,9 @@
  * comes back its counters take over again.
  */
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
+import pg from 'pg';
+import type { Config } from './config.ts';
+import type { Logger } from './logger.ts';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 export interface RateRule {
@@ -63,6 +65,18 @@ export interface RateLimiter {
 }
 
 export const RATE_LIMIT_TABLE = 'rate_limits';
+
+/**
+ * The limiter the configuration asks for: none with RATE_LIMITS=off, in memory for the single-process embedded
+ * database, else counters shared by every process through PostgreSQL (its own small pool, ended by close()).
+ */
+export function openRateLimiter(config: Pick<Config, 'database' | 'rateLimits'>, log: Logger): RateLimiter {
+  if (config.rateLimits === 'off') return unlimited;
+  if (config.database.kind !== 'postgresql') return memoryLimiter();
+  const pool = new pg.Pool({ connectionString: config.database.url, max: 5 });
+  const limiter = postgresLimiter({ kind: 'postgres', pool, onStoreError: (err, rule) => log.warn({ err, rule: rule.name }, 'rate-limit store failed; counting in memory') });
+  return { consume: limiter.consume, close: () => limiter.close().then(() => pool.end()) };
+}
 
 export function createRateLimiter(store: RateLimitStore): RateLimiter {
   if (store.kind === 'off') return unlimited;
