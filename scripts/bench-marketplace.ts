@@ -15,6 +15,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import bs58 from 'bs58';
 import { generateKeypair, keypairSigner, signedHeaders } from '../client-sdk/wallet.ts';
 import type { RunningServer } from '../server/app.ts';
+import { newAgentRow } from '../server/marketplace/agents.ts';
 import { Agent, Message } from '../server/marketplace/entities.ts';
 import { CATEGORIES } from '../server/marketplace/schemas.ts';
 
@@ -133,26 +134,24 @@ function agentRow(index: number, createdAt: Date) {
   const main = pick(CATEGORIES);
   const words = VOCABULARY[main];
   const sentences = Array.from({ length: 2 + Math.floor(Math.random() * 3) }, () => pick(words.sentences));
+  const agent = newAgentRow(
+    {
+      walletAddress: bs58.encode(randomBytes(32)),
+      name: `${pick(ADJECTIVES)} ${pick(words.nouns)} ${index}`,
+      tagline: pick(words.taglines),
+      description: sentences.join(' '),
+      categories: categoriesFor(main),
+      basePrice: (10 + Math.floor(Math.random() * 9_990)) / 100,
+      endpoint: `https://agents.example/${index}`,
+    },
+    createdAt,
+  );
   return {
-    id: randomUUID(),
-    walletAddress: bs58.encode(randomBytes(32)),
-    name: `${pick(ADJECTIVES)} ${pick(words.nouns)} ${index}`,
-    tagline: pick(words.taglines),
-    description: sentences.join(' '),
-    avatarUrl: null,
-    bannerUrl: null,
-    categories: categoriesFor(main),
-    basePriceMicro: BigInt(100_000 + Math.floor(Math.random() * 99_900_000)),
-    endpoint: `https://agents.example/${index}`,
-    stakeAmountMicro: 0n,
-    services: [],
-    status: 'ACTIVE',
+    ...agent,
     rating: Math.round(Math.random() * 50_000) / 10_000,
     reviewCount: Math.floor(Math.random() * 200),
     totalOrders: Math.floor(Math.random() * 500),
     completedOrders: Math.floor(Math.random() * 400),
-    createdAt,
-    updatedAt: createdAt,
   };
 }
 

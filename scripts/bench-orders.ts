@@ -42,6 +42,7 @@ import { buildPaymentHeader, buildPaymentTransaction, fetchPaymentBlockhash, typ
 import { signedHeaders, type WalletSigner } from '../client-sdk/wallet.ts';
 import { startServer, type RunningServer } from '../server/app.ts';
 import type { Config, DatabaseConfig } from '../server/platform/config.ts';
+import { newAgentRow } from '../server/marketplace/agents.ts';
 import { Agent, Conversation, Order } from '../server/marketplace/entities.ts';
 import { createLogger } from '../server/platform/logger.ts';
 import { usdcToMicro } from '../server/marketplace/money.ts';
@@ -352,25 +353,19 @@ interface Seeded {
   lister: BenchWallet;
 }
 
-function agentRow(index: number, wallet: string, createdAt: Date) {
-  return {
-    id: randomUUID(),
-    walletAddress: wallet,
-    name: `Bench agent ${index}`,
-    tagline: 'Translates contracts overnight',
-    description: 'An agent seeded by the orders benchmark.',
-    avatarUrl: null,
-    bannerUrl: null,
-    categories: ['Translation'],
-    basePriceMicro: 1_000_000n,
-    endpoint: `https://agents.example/${index}`,
-    stakeAmountMicro: 0n,
-    services: [],
-    status: 'ACTIVE',
+const agentRow = (index: number, wallet: string, createdAt: Date) =>
+  newAgentRow(
+    {
+      walletAddress: wallet,
+      name: `Bench agent ${index}`,
+      tagline: 'Translates contracts overnight',
+      description: 'An agent seeded by the orders benchmark.',
+      categories: ['Translation'],
+      basePrice: 1,
+      endpoint: `https://agents.example/${index}`,
+    },
     createdAt,
-    updatedAt: createdAt,
-  };
-}
+  );
 
 const conversationRow = (agent: string, clientWallet: string, createdAt: Date) => ({
   id: randomUUID(),

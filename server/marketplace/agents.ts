@@ -51,6 +51,27 @@ function listItem(agent: Agent): AgentListItem {
 /** Orders that count as revenue: paid, whatever happened after (an SQL list of constants). */
 const PAID = ['PAID', 'DELIVERED', 'COMPLETED'].map((status) => `'${status}'`).join(', ');
 
+/** An agent's row as registration writes it (seeding and benchmarks add their own statistics on top). */
+export function newAgentRow(input: Omit<AgentRegistration, 'services'> & { services?: AgentRegistration['services'] }, at: Date) {
+  return {
+    id: randomUUID(),
+    walletAddress: input.walletAddress,
+    name: input.name,
+    tagline: input.tagline,
+    description: input.description,
+    avatarUrl: input.avatarUrl ?? null,
+    bannerUrl: input.bannerUrl ?? null,
+    categories: input.categories,
+    basePriceMicro: micro(input.basePrice),
+    endpoint: input.endpoint,
+    stakeAmountMicro: micro(input.stakeAmount ?? 0),
+    services: toStoredServices(input.services ?? []),
+    status: 'ACTIVE',
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
 /** Provider agents: registration, search, detail, owner updates and stats. */
 export class AgentService {
   readonly #db: Database;
@@ -62,23 +83,7 @@ export class AgentService {
   async register(wallet: string, input: AgentRegistration) {
     if (input.walletAddress !== wallet) throw new AppError('UNAUTHORIZED_ACCESS', 'walletAddress must be the signing wallet');
     const now = new Date();
-    const agent = {
-      id: randomUUID(),
-      walletAddress: input.walletAddress,
-      name: input.name,
-      tagline: input.tagline,
-      description: input.description,
-      avatarUrl: input.avatarUrl ?? null,
-      bannerUrl: input.bannerUrl ?? null,
-      categories: input.categories,
-      basePriceMicro: micro(input.basePrice),
-      endpoint: input.endpoint,
-      stakeAmountMicro: micro(input.stakeAmount ?? 0),
-      services: toStoredServices(input.services ?? []),
-      status: 'ACTIVE',
-      createdAt: now,
-      updatedAt: now,
-    };
+    const agent = newAgentRow(input, now);
     try {
       await this.#db.em().insert(Agent, agent);
     } catch (error) {

@@ -7,6 +7,14 @@ import type { DatabaseConfig } from '../../server/platform/config.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 
+/** The environment of a child process (a server, a CLI) pointed at `config`; the test's own DATABASE_URL is never inherited. */
+export function processEnvFor(config: DatabaseConfig): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _ignored, ...env } = process.env;
+  return config.kind === 'postgresql'
+    ? { ...env, DATABASE_URL: config.url }
+    : { ...env, DATA_DIR: config.dataDir, ...(config.template ? { PGLITE_TEMPLATE: config.template } : {}) };
+}
+
 export interface ServerProcess {
   child: ChildProcess;
   url: string;

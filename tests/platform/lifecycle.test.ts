@@ -10,6 +10,7 @@ import { openDatabase } from '../../server/platform/db/orm.ts';
 import type { DatabaseConfig } from '../../server/platform/config.ts';
 import { createLogger } from '../../server/platform/logger.ts';
 import { asset, employee, restClient } from '../helpers/rest.ts';
+import { processEnvFor } from '../helpers/server-process.ts';
 import { createTestDatabase, onPostgres, testConfig } from '../helpers/server.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -19,14 +20,6 @@ beforeAll(async () => {
   database = await createTestDatabase();
 });
 afterAll(() => database?.drop());
-
-/** Environment that points a child process at the test database. */
-const envFor = (config: DatabaseConfig): NodeJS.ProcessEnv => {
-  const { DATABASE_URL: _ignored, ...env } = process.env;
-  return config.kind === 'postgresql'
-    ? { ...env, DATABASE_URL: config.url }
-    : { ...env, DATA_DIR: config.dataDir, ...(config.template ? { PGLITE_TEMPLATE: config.template } : {}) };
-};
 
 function run(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, [script, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -102,7 +95,7 @@ describe.runIf(onPostgres)('PostgreSQL', () => {
 
 describe('the server process', () => {
   it('org:create prints { orgId, apiKey }; SIGTERM finishes the in-flight request, then exits 0', async () => {
-    const env = { ...envFor(database.config), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+    const env = { ...processEnvFor(database.config), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' };
 
     const cli = run('server/platform/organizations/org-create.ts', ['Process', 'Test'], env);
     let out = '';
