@@ -5,7 +5,7 @@ import { ApiError } from './errors.ts';
 import { keypairSigner, signedHeaders, type WalletSigner } from './wallet.ts';
 
 /**
- * Live provider events (DESIGN.md "Live events"). Browser-safe: the global WebSocket and fetch, no node:
+ * Live provider events (docs/events.md). Browser-safe: the global WebSocket and fetch, no node:
  * imports. Two ways in:
  *  - `subscribeToEvents` / `eventStream`: the plain `/ws` channel, reconnecting by itself (exponential
  *    backoff with jitter, a fresh signature each time) and resuming with `since` = the last id seen.

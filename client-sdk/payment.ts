@@ -27,7 +27,7 @@ import { usdcToMicro, USDC_DECIMALS } from './usdc.ts';
 import type { WalletSigner } from './wallet.ts';
 
 /**
- * Paying for an order (spec endpoint 12, "Payment header"): build and sign one USDC transfer to the
+ * Paying for an order (`POST /api/orders/:id/accept`, docs/orders-and-payments.md "The payment header"): build and sign one USDC transfer to the
  * marketplace, wrap it in the base64 JSON payment header, and send that header to
  * `POST /api/orders/:id/accept`. Browser-safe: @solana/kit, tweetnacl-backed signers, no node: imports.
  */

@@ -2,7 +2,7 @@ import bs58 from 'bs58';
 import nacl from 'tweetnacl';
 
 /**
- * Wallet signing for the marketplace API (spec "Authentication"). Runs in browsers too, so no node:
+ * Wallet signing for the marketplace API (docs/marketplace.md "Authentication"). Runs in browsers too, so no node:
  * imports: signing uses tweetnacl and base58 uses bs58.
  */
 

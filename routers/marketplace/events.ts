@@ -4,7 +4,7 @@ import { walletProcedure } from '../procedures.ts';
 import { router } from '../trpc.ts';
 
 /**
- * Provider events as a tRPC subscription (DESIGN.md "Live events"): the same frames as `/ws`, from the
+ * Provider events as a tRPC subscription (docs/events.md "tRPC subscription"): the same frames as `/ws`, from the
  * same per-process bus. Each is `tracked` with its outbox id, so a client that reconnects resumes
  * after the last one it got (tRPC sends it back as `lastEventId`): missed events are replayed from the
  * outbox, then live ones follow, without gap or duplicate. Over WebSocket (`/trpc`), the wallet proof

@@ -3,7 +3,7 @@ import { lstat, mkdir, rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
 
 /**
- * Reading documentation repositories at exact commits (issue 6, DESIGN.md "Documentation sites"): one bare
+ * Reading documentation repositories at exact commits (docs/docs-hosting.md "Reading repositories: git at exact commits"): one bare
  * mirror per repository (`clone --mirror` fetches every ref, `refs/pull/N/head` included), refs resolved by
  * exact name only, trees extracted with no working tree and no symlinks. The git CLI does it all; it runs
  * isolated from any user or system configuration, never prompts, and only speaks the allowed protocols.

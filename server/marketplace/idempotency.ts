@@ -17,7 +17,7 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
 
 
 /**
- * `Idempotency-Key` on POST calls (DESIGN.md): the same key with the same request gets the first
+ * `Idempotency-Key` on POST calls (docs/orders-and-payments.md "Idempotency-Key"): the same key with the same request gets the first
  * outcome again; with a different request, 409 IDEMPOTENCY_CONFLICT. Keys are per caller (wallet), so
  * two callers cannot collide or read each other's results. A call still running holds its key: a
  * concurrent retry gets IDEMPOTENCY_CONFLICT (reason `in-progress`) rather than running twice.

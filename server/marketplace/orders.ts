@@ -38,7 +38,7 @@ export function newOrder(fields: Pick<Order, 'id' | 'conversation' | 'agent' | '
 export const orderNotFound = (id: string) => new AppError('ORDER_NOT_FOUND', `Order '${id}' not found`);
 
 /**
- * The order state machine (DESIGN.md "Marketplace behaviour"): each operation, who may do it, the one
+ * The order state machine (docs/orders-and-payments.md "The order state machine"): each operation, who may do it, the one
  * state it starts from and the state it leads to. Anything else is INVALID_STATUS_TRANSITION.
  */
 export const TRANSITIONS = {

@@ -13,7 +13,7 @@ import { AppError, fieldProblems, type AppErrorCode } from '../platform/errors.t
 import { microToUsdc, USDC_DECIMALS, usdcToMicro } from './money.ts';
 
 /**
- * Payment header checks (DESIGN.md "Marketplace behaviour", "Payment checks"): everything about
+ * Payment header checks (docs/orders-and-payments.md "Checks"): everything about
  * `POST /api/orders/:id/accept`'s payment that can be decided locally, without the chain. The header
  * is a claim, the order is the truth. Balance, replay (a signature pays one order ever) and
  * submission belong to the order service.

@@ -3,7 +3,7 @@ import bs58 from 'bs58';
 import { LRUCache } from 'lru-cache';
 
 /**
- * Wallet signature verification (DESIGN.md "Wallet authentication"): pure and framework-free, so the
+ * Wallet signature verification (docs/marketplace.md "Authentication"): pure and framework-free, so the
  * tRPC middleware, the REST facade and the WebSocket upgrade all share it. Replay protection needs
  * shared state (a database table) and lives with the caller, not here.
  */
@@ -54,7 +54,7 @@ export const WALLET_HEADERS = {
   timestamp: 'x-timestamp',
 } as const;
 
-/** DESIGN.md: a timestamp at most 5 minutes old and at most 30 s ahead. */
+/** A timestamp at most 5 minutes old and at most 30 s ahead (docs/marketplace.md "Clock window and single use"). */
 export const SIGNATURE_WINDOW = { maxAgeMs: 300_000, maxAheadMs: 30_000 } as const;
 
 // Base58 of n bytes is at most ceil(n * log(256) / log(58)) characters. Checking the length before

@@ -17,7 +17,7 @@ const STATUS = {
   // resource API
   UNAUTHORIZED: 401,
   CONFLICT: 409,
-  // marketplace (DESIGN.md, "Errors (marketplace)")
+  // marketplace (docs/marketplace.md "Errors")
   INVALID_PAYMENT_HEADER: 400,
   INVALID_SIGNATURE: 401,
   UNAUTHORIZED_ACCESS: 403,
@@ -59,7 +59,7 @@ export class AppError extends Error {
 
   /**
    * The HTTP status for an API: the marketplace answers validation errors with 422 (the resource API
-   * with 400), and an unreachable database with 503 (the resource API's spec has 500 for every failure).
+   * with 400), and an unreachable database with 503 (the resource API documents 500 for every failure).
    */
   statusFor(api: Api): number {
     if (this.status) return this.status;

@@ -80,7 +80,7 @@ const employeeOut = {
   role: z.string().optional(),
 };
 
-/** `GET /employee-resources` items: the spec lists them without `orgId`. */
+/** `GET /employee-resources` items: they are listed without `orgId` (docs/resource-management.md). */
 export const Employee = z.object(employeeOut).meta({ id: 'EmployeeResource' });
 export type Employee = z.output<typeof Employee>;
 export const EmployeeWithOrg = z.object({ orgId: z.string(), ...employeeOut }).meta({ id: 'EmployeeResourceWithOrg' });

@@ -4,7 +4,7 @@
  * what depends on where a page is served, and the host resolves them per response ({@link resolveHosted}):
  * - every internal URL starts with {@link HOSTED_BASE}; absolute URLs (canonical, og:url, og:image, the sitemap)
  *   with {@link HOSTED_ORIGIN};
- * - the parts the spec ties to where a page is served are kept between markers: the site-verification meta tag
+ * - the parts that depend on where a page is served (docs/docs-hosting.md) are kept between markers: the site-verification meta tag
  *   (`default-branch`: only when served from the repository's default branch) and `scripts.altAnalytics`
  *   (`custom-domain`: only on a mapped custom domain or a vanity subdomain).
  */

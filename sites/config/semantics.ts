@@ -22,7 +22,7 @@ export function sidebarGroups(sidebar: DocsConfig['sidebar']): { group: SidebarG
 
 /**
  * Problems visible from the configuration alone: names that refer to nothing (presets, tab ids, locales), redirects
- * to themselves, values the spec says are used differently. Values that cannot work fall back (the preset,
+ * to themselves, values docs/docs-site-config.md says are used differently. Values that cannot work fall back (the preset,
  * an incomplete DocSearch); the others are only reported.
  */
 export function checkConfigSemantics(config: DocsConfig, locate: ConfigLocator): { config: DocsConfig; problems: Problem[] } {

@@ -23,7 +23,7 @@ import type { DocsSites } from '../serving/sites.ts';
 const CONTEXT_CHARS = 24_000;
 const PAGES = 4;
 const HOUR = 3600;
-/** The spec's defaults of `agent.limits`. */
+/** The defaults of `agent.limits` (docs/docs-site-config.md). */
 const DEFAULT_LIMITS = { ip: 200, repo: 10_000 };
 
 export interface ChatOptions {

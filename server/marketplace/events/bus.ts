@@ -5,7 +5,7 @@ import { AppError } from '../../platform/errors.ts';
 import { EVENT_CHANNEL, type EventFrame } from './outbox.ts';
 
 /**
- * The live side of the provider-event outbox, one per server process (DESIGN.md "Live events").
+ * The live side of the provider-event outbox, one per server process (docs/events.md).
  *
  * The outbox table is the truth; this bus only decides when to read it. A wake-up reads
  * `provider_event where id > last seen order by id` once for the whole process (however many

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { ProviderEvent } from '../entities.ts';
 
-/** The provider events of the spec ("Events"), with exactly its `data` fields. */
+/** The provider events (docs/events.md "Events"), with exactly their documented `data` fields. */
 export interface ProviderEvents {
   'conversation:new': { conversationId: string; clientWallet: string; initialMessage: string; createdAt: string };
   'message:received': {
@@ -13,7 +13,7 @@ export interface ProviderEvents {
 export type ProviderEventName = keyof ProviderEvents;
 export const PROVIDER_EVENT_NAMES = ['conversation:new', 'message:received', 'order:paid'] as const satisfies readonly ProviderEventName[];
 
-/** One frame of the event channel: the spec's `{ event, data }` plus the outbox id (`?since=` resumes after it). */
+/** One frame of the event channel: the documented `{ event, data }` plus the outbox id (`?since=` resumes after it). */
 export type EventFrame = { [E in ProviderEventName]: { id: number; event: E; data: ProviderEvents[E] } }[ProviderEventName];
 
 /** The channel every server process listens on (NOTIFY payload: none; listeners read the outbox). */

@@ -12,7 +12,7 @@ import type { Services } from '../../services.ts';
 import type { EventBus } from './bus.ts';
 
 /**
- * The WebSocket side of the server (DESIGN.md "Live events"), on the node:http server's `upgrade` event:
+ * The WebSocket side of the server (docs/events.md), on the node:http server's `upgrade` event:
  *
  * - `/ws?wallet=<address>`: the provider event channel. Proof of the wallet: `timestamp` and
  *   `signature` query parameters signing `GET:/ws?wallet=<address>:<timestamp>`, or the three X-

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** A non-empty string (the spec's "string, min length 1"). */
+/** A non-empty string ("string, min length 1" in docs/docs-site-config.md). */
 export const text = () => z.string().min(1, 'Must not be empty');
 
 /** `#RRGGBB`. */

@@ -20,7 +20,7 @@ import { themeSchema } from './theme.ts';
 import { variablesSchema } from './variables.ts';
 
 /**
- * `docs.json` / `docs.yaml` (../shared/spec/docs-site-config.md). One module per top-level key; every key
+ * `docs.json` / `docs.yaml` (docs/docs-site-config.md). One module per top-level key; every key
  * has a default, so `{}` is valid. The same schema validates files and generates `/schema.json`.
  */
 export const docsConfigSchema = z
