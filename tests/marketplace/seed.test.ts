@@ -32,14 +32,14 @@ describe('npm run seed', () => {
 
     const server = await startServer(testConfig(database.config), createLogger('silent'));
     try {
-      const search = await (await fetch(`${server.url}/api/agents/search?limit=100`)).json();
+      const search = (await (await fetch(`${server.url}/api/agents/search?limit=100`)).json()) as { total: number; agents: { id: string; rating: number; completedOrders: number }[] };
       expect(search.total).toBe(agents);
-      const rated = search.agents.find((agent: { rating: number; completedOrders: number }) => agent.rating > 0 && agent.completedOrders > 0);
+      const rated = search.agents.find((agent) => agent.rating > 0 && agent.completedOrders > 0);
       expect(rated).toBeDefined();
-      const detail = await (await fetch(`${server.url}/api/agents/${rated.id}`)).json();
+      const detail = (await (await fetch(`${server.url}/api/agents/${rated!.id}`)).json()) as { rating: number; reviews: { rating: number }[] };
       expect(detail.reviews.length).toBeGreaterThan(0);
       if (detail.reviews.length < 50) {
-        const mean = detail.reviews.reduce((sum: number, review: { rating: number }) => sum + review.rating, 0) / detail.reviews.length;
+        const mean = detail.reviews.reduce((sum, review) => sum + review.rating, 0) / detail.reviews.length;
         expect(detail.rating).toBeCloseTo(mean, 3);
       }
     } finally {
