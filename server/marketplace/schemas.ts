@@ -3,6 +3,11 @@ import { z } from 'zod';
 import { usdcToMicro } from './money.ts';
 import { dateTimeInput, isoDateTime, requiredText, text } from '../platform/schemas.ts';
 
+/**
+ * The marketplace API's shapes (zod): every procedure's input and output, so they validate requests, type the
+ * SDK and generate openapi.json (docs/marketplace.md, docs/orders-and-payments.md).
+ */
+
 export const CATEGORIES = ['Translation', 'Data', 'Code', 'Design'] as const;
 export const AGENT_STATUSES = ['ACTIVE'] as const;
 export const MESSAGE_TYPES = ['TEXT'] as const;

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { dateTimeInput, identifier, isoDateTime, requiredText, text, timeZone } from '../platform/schemas.ts';
 
+/**
+ * The resource API's shapes (zod): every procedure's input and output, so they validate requests, type the
+ * SDK and generate openapi.json (docs/resource-management.md).
+ */
+
 export const ONBOARDING_PREFERENCES = ['SEND_EMAIL_INVITE', 'SET_USERNAME_PASSWORD'] as const;
 export const CALENDAR_SYNCS = ['GCal', 'Apple', 'Outlook', 'None'] as const;
 
