@@ -1,4 +1,4 @@
-/** The seven endpoints of the resource management spec, with the action each names in its errors. */
+/** The seven endpoints of the resource management API (docs/resource-management.md), with the action each names in its errors. */
 export const ENDPOINTS = [
   { method: 'POST', path: '/employee-resources', action: 'creating employee resource', body: true },
   { method: 'POST', path: '/asset-resources', action: 'creating asset resource', body: true },

@@ -59,7 +59,7 @@ describe('POST /api/agents/register', () => {
 });
 
 describe('GET /api/agents/:id', () => {
-  it('answers the detail fields of the spec', async () => {
+  it('answers the documented detail fields', async () => {
     const res = await fetch(`${server.url}/api/agents/${agentId}`);
     expect(res.status).toBe(200);
     const agent = (await res.json()) as Record<string, unknown>;

@@ -15,7 +15,7 @@ describe('USDC amounts', () => {
   });
 });
 
-describe('commission (DESIGN.md: round-half-up of price x bps / 10000)', () => {
+describe('commission (docs/orders-and-payments.md "Commission": round-half-up of price x bps / 10000)', () => {
   it.each([
     [10_000_000n, 1000, 1_000_000n],
     [5n, 1000, 1n], // 0.5 rounds up

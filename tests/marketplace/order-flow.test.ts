@@ -1,5 +1,5 @@
 /**
- * The order flow as a new user meets it (issue 4): the whole flow through the SDK only, against the
+ * The order flow as a new user meets it: the whole flow through the SDK only, against the
  * real server, its real database (PGlite, or PostgreSQL with DATABASE_URL) and its LiteSVM ledger, with
  * every balance read back from the ledger; `examples/order-flow.ts` run as a process against a server
  * process; and two accepts of one order at once, which must charge the consumer exactly once.
@@ -72,7 +72,7 @@ function collectEvents(provider: Party) {
 }
 
 describe('the order flow through the SDK', () => {
-  it('talk, order, pay, deliver, review: exact ledger balances, the spec events, stats and rating', async () => {
+  it('talk, order, pay, deliver, review: exact ledger balances, the documented events, stats and rating', async () => {
     const provider = party();
     const consumer = party();
 
@@ -151,7 +151,7 @@ describe('the order flow through the SDK', () => {
         event: 'order:paid',
         data: { orderId: order.id, conversationId: conversation.id, amount: 8.88889, txSignature: receipt.txSignature, splitSignature: paid.splitSignature, paidAt: receipt.paidAt },
       });
-      // Exactly the spec's data fields, nothing more; ids increase.
+      // Exactly the documented data fields, nothing more; ids increase.
       expect(events.frames.map((f) => Object.keys(f.data).sort())).toEqual([
         ['clientWallet', 'conversationId', 'createdAt', 'initialMessage'],
         ['conversationId', 'message'],

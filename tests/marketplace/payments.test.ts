@@ -100,7 +100,7 @@ describe('accept and pay on the embedded ledger', () => {
     expect(await usdcBalance(server.url, config.destination, config)).toBe(marketplaceBefore + 1_250_000n);
   });
 
-  it('INVALID_PAYMENT_HEADER (400): not base64 JSON of the spec’s shape; a destination other than the marketplace', async () => {
+  it('INVALID_PAYMENT_HEADER (400): not base64 JSON of the documented shape; a destination other than the marketplace', async () => {
     const order = await createOrder(p);
     const garbage = await accept(order, 'not a header');
     expect([garbage.status, garbage.body.error]).toEqual([400, 'INVALID_PAYMENT_HEADER']);

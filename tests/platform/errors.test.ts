@@ -11,7 +11,7 @@ useOrganizationServer((f) => ({ server, apiKey, rest } = f));
 
 const pathOf = (path: string) => path.replace('{id}', 'some-id');
 
-/** The spec's error body, exactly: no library fields, no stack traces. */
+/** The documented error body, exactly: no library fields, no stack traces. */
 function expectErrorBody(body: unknown, action: string) {
   expect(body).toEqual({ message: `Error ${action}`, error: expect.any(String) });
   expect(JSON.stringify(body)).not.toMatch(/\n\s+at |node_modules|\.ts:\d+/);

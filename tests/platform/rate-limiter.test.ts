@@ -28,7 +28,7 @@ function expectRefused(decision: RateDecision | undefined, rule: RateRule) {
 }
 
 describe('RATE_RULES', () => {
-  it('is the spec table plus the default of 120 per minute', () => {
+  it('is the documented table (docs/marketplace.md "Rate limits") plus the default of 120 per minute', () => {
     const table = Object.fromEntries(Object.values(RATE_RULES).map((r) => [r.name, [r.points, r.durationSeconds]]));
     expect(table).toEqual({
       'agents.search': [100, 60],

@@ -14,7 +14,7 @@ import { createOrganization, startTestServer, type TestServer } from '../helpers
  *
  * 1. Compile time. beforeAll generates tests/generated/resources-api.d.ts from openapi.json and writes
  *    tests/generated/usage.ts (CONTRACT below): typed openapi-fetch calls of every endpoint plus type
- *    assertions that pin the generated types to the spec (fields, required fields, statuses, response and error
+ *    assertions that pin the generated types to the documented contract (fields, required fields, statuses, response and error
  *    bodies) and `@ts-expect-error` lines that must stay errors (unknown fields, missing required fields,
  *    changing identifiers...). The TypeScript compiler API then checks usage.ts: any diagnostic fails the
  *    test, so a schema that is too loose, too strict or wrong is caught.
@@ -75,7 +75,7 @@ type Statuses<Path extends keyof paths, Method extends 'get' | 'post' | 'put'> =
 // openapi-fetch infers each call's init generically, so an unknown field in a call's body is not an excess
 // property error (openapi-ts/openapi-typescript#2329); unknown fields are checked against Body<> instead.
 
-// The fields of the spec.
+// The documented fields.
 type Shared = 'resourceId' | 'resourceName' | 'timezone' | 'createdAt' | 'displayPictureUri' | 'notificationsEnabled' | 'isActive' | 'note';
 type EmployeeField = Shared | 'userId' | 'email' | 'phone' | 'onboardingPreference' | 'calendarSync' | 'role';
 type AssetField = Shared | 'assetType' | 'userIdsToNotify';
@@ -284,7 +284,7 @@ beforeAll(async () => {
 afterAll(() => server?.destroy());
 
 describe('types generated from openapi.json (openapi-typescript)', () => {
-  it('declare every operation and the schemas the spec names', () => {
+  it('declare every operation and the schemas the contract names', () => {
     const types = readFileSync(typesFile, 'utf8');
     for (const path of ['/employee-resources', '/employee-resources/{resourceId}', '/asset-resources', '/asset-resources/{resourceId}', '/all-resources']) {
       expect(types).toContain(`"${path}": {`);
@@ -294,7 +294,7 @@ describe('types generated from openapi.json (openapi-typescript)', () => {
     }
   });
 
-  it('type-check a typed openapi-fetch client of every endpoint against the spec (no diagnostics)', () => {
+  it('type-check a typed openapi-fetch client of every endpoint against the documented contract (no diagnostics)', () => {
     expect(typeCheck(usageFile)).toBe('');
   }, 60_000);
 

@@ -95,7 +95,7 @@ describe('GET /asset-resources', () => {
 });
 
 describe('PUT /asset-resources/:resourceId', () => {
-  it('answers 200 { message } and updates every optional field of the spec', async () => {
+  it('answers 200 { message } and updates every documented optional field', async () => {
     const input = asset();
     await sdk.assets.create(input);
     const changes = {

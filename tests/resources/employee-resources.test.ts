@@ -39,7 +39,7 @@ describe('POST /employee-resources', () => {
     }
   });
 
-  it('accepts every onboardingPreference and calendarSync value of the spec', async () => {
+  it('accepts every onboardingPreference and calendarSync value documented', async () => {
     for (const onboardingPreference of ['SEND_EMAIL_INVITE', 'SET_USERNAME_PASSWORD'] as const) {
       for (const calendarSync of ['GCal', 'Apple', 'Outlook', 'None'] as const) {
         const res = await rest('POST', '/employee-resources', employee({ onboardingPreference, calendarSync }));
@@ -136,7 +136,7 @@ describe('PUT /employee-resources/:resourceId', () => {
     expect(stored).toEqual({ ...input, resourceName: 'Ada King', calendarSync: 'Outlook' });
   });
 
-  it('updates every optional field listed by the spec', async () => {
+  it('updates every documented optional field', async () => {
     const input = employee();
     await rest('POST', '/employee-resources', input);
     const changes = {
