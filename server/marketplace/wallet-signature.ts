@@ -67,7 +67,7 @@ const TIMESTAMP_PATTERN = /^[0-9]{1,16}$/;
 // DER SubjectPublicKeyInfo header for an Ed25519 key; followed by the raw 32-byte key.
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
-// Importing a key costs roughly half a verification again (scripts/bench-signatures.ts), and
+// Importing a key costs roughly half a verification again (scripts/bench/signatures.ts), and
 // wallets repeat: cache KeyObjects by address.
 // A hit also proves the address decoded to 32 bytes before, so it skips base58 decoding.
 const keyCache = new LRUCache<string, KeyObject>({ max: 10_000 });

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDocsConfig } from '../../server/platform/config.ts';
 import { HAS_CHROMIUM, launchChromium, NO_CHROMIUM, seriousViolations } from '../helpers/browser.ts';
-import { createGitRepo, type GitFixture } from '../helpers/git-repo.ts';
+import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
 import { published } from '../helpers/hosting.ts';
 import { startModelStandIn, type ModelStandIn } from '../helpers/model-stand-in.ts';
 import { restClient } from '../helpers/rest.ts';

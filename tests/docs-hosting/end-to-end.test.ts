@@ -1,5 +1,5 @@
 /**
- * Documentation hosting end to end (../shared/spec/docs-site-config.md "Endpoints", "Errors"; issue 6): a real git
+ * Documentation hosting end to end (docs/docs-hosting.md): a real git
  * repository with docs on two branches, a tag and a pull-request ref, registered and published through the API,
  * built by the real renderer in build processes, served by the real server per ref, on a vanity subdomain and on
  * a custom domain; redirects, failed builds, webhooks, caching headers and helpful 404s.
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDocsConfig } from '../../server/platform/config.ts';
-import { createGitRepo, type GitFixture } from '../helpers/git-repo.ts';
+import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
 import { get, published, pushWebhook, settled, type Build } from '../helpers/hosting.ts';
 import { restClient, type Rest } from '../helpers/rest.ts';
 import { breakDatabase, createOrganization, onPostgres, startTestServer, type TestServer } from '../helpers/server.ts';

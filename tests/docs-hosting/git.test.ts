@@ -6,7 +6,7 @@ import { existsSync, lstatSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitError, GitRepository } from '../../server/docs-hosting/git.ts';
-import { createGitRepo } from '../helpers/git-repo.ts';
+import { createGitRepo } from '../../scripts/lib/git-fixture.ts';
 
 const repo = createGitRepo();
 const upstream = repo.dir;

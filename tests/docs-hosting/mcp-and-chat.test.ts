@@ -1,5 +1,5 @@
 /**
- * What hosted documentation offers machines and readers' questions (spec `mcp`, `agent`; issue 6): the MCP endpoint
+ * What hosted documentation offers machines and readers' questions (docs/docs-hosting.md "MCP endpoint", "Chat panel"): the MCP endpoint
  * at /{owner}/{repo}/mcp through the MCP SDK's real client, 404 with `mcp.enabled: false`; the chat panel's
  * questions answered from the site's pages through a registered model provider (a stand-in of the providers' HTTP
  * APIs on 127.0.0.1), with the hourly limits of `agent.limits`.
@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDocsConfig } from '../../server/platform/config.ts';
-import { createGitRepo, type GitFixture } from '../helpers/git-repo.ts';
+import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
 import { published } from '../helpers/hosting.ts';
 import { startModelStandIn, type ModelStandIn } from '../helpers/model-stand-in.ts';
 import { restClient, type Rest } from '../helpers/rest.ts';

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../server/app.ts';
 import { defaultDocsConfig, type DatabaseConfig } from '../../server/platform/config.ts';
 import { createLogger } from '../../server/platform/logger.ts';
-import { createGitRepo, type GitFixture } from '../helpers/git-repo.ts';
+import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
 import { get, published, settled, type Build } from '../helpers/hosting.ts';
 import { restClient } from '../helpers/rest.ts';
 import { createOrganization, createTestDatabase, onPostgres, startTestServer, testConfig, type TestServer } from '../helpers/server.ts';

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDocsConfig } from '../../server/platform/config.ts';
 import { DocsAgent, DocsBuild, DocsDeployment, DocsDomain, DocsRepository } from '../../server/docs-hosting/entities.ts';
-import { createGitRepo, type GitFixture } from '../helpers/git-repo.ts';
+import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
 import { published } from '../helpers/hosting.ts';
 import { restClient, type Rest } from '../helpers/rest.ts';
 import { createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';

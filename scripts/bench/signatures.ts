@@ -1,17 +1,18 @@
 /**
  * Ed25519 verifications per second: node:crypto through createWalletVerifier (the server's path, with
  * its cached KeyObject) next to tweetnacl's `nacl.sign.detached.verify` (what the SDK ships), over the
- * same signed request. Shows why the server does not verify with tweetnacl (DESIGN.md "Wallet
- * authentication"). Each run lasts about DURATION_MS on one core, capped at MAX_ITERATIONS.
+ * same signed request. Shows why the server does not verify with tweetnacl (docs/marketplace.md,
+ * "Authentication"). Each run lasts about DURATION_MS on one core, capped at MAX_ITERATIONS.
  *
- *   node scripts/bench-signatures.ts       (or call benchSignatures() from scripts/bench.ts)
+ *   node scripts/bench/signatures.ts       (or npm run bench, which calls benchSignatures())
  */
 import { createPublicKey, verify } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import bs58 from 'bs58';
 import nacl from 'tweetnacl';
-import { generateKeypair, keypairSigner, signedHeaders } from '../client-sdk/wallet.ts';
-import { createWalletVerifier } from '../server/marketplace/wallet-signature.ts';
+import { generateKeypair, keypairSigner, signedHeaders } from '../../client-sdk/wallet.ts';
+import { createWalletVerifier } from '../../server/marketplace/wallet-signature.ts';
+import { fixed, integer } from './shared/format.ts';
 
 const DURATION_MS = 2_000;
 const MAX_ITERATIONS = 1_000_000;
@@ -61,12 +62,12 @@ export async function benchSignatures(): Promise<void> {
   for (const { label, perSecond } of runs) {
     const each = 1000 / perSecond;
     console.log(
-      `  ${label.padEnd(width)}  ${Math.round(perSecond).toLocaleString('en-US').padStart(8)} /s  (${each < 1 ? `${Math.round(each * 1000)} µs` : `${each.toFixed(1)} ms`} each)`,
+      `  ${label.padEnd(width)}  ${integer(perSecond).padStart(8)} /s  (${each < 1 ? `${Math.round(each * 1000)} µs` : `${fixed(each)} ms`} each)`,
     );
   }
   const [cached, , tweetnacl] = runs;
   if (cached && tweetnacl) {
-    console.log(`  node:crypto (cached) / tweetnacl: ${(cached.perSecond / tweetnacl.perSecond).toFixed(1)}x`);
+    console.log(`  node:crypto (cached) / tweetnacl: ${fixed(cached.perSecond / tweetnacl.perSecond)}x`);
   }
 }
 

@@ -1,9 +1,10 @@
+/** A throwaway git repository to publish from: the docs-hosting tests and the hosting bench (scripts/bench/hosting.ts) use it. */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
-/** A throwaway git repository to publish from: files written, committed, branches, tags and pull-request refs made. */
+/** The repository: files written, committed, branches, tags and pull-request refs made. */
 export interface GitFixture {
   dir: string;
   git(...args: string[]): string;

@@ -1,12 +1,12 @@
 /**
- * Documentation hosting (issue 6), on the embedded default (PGlite, the in-process server, builds in child
+ * Documentation hosting, on the embedded default (PGlite, the in-process server, builds in child
  * processes as in production):
- *   push -> served   a 100-page generated repository (scripts/bench-docs.ts's pages) in a local git repository:
+ *   push -> served   a 100-page generated repository (docs/site.ts's pages) in a local git repository:
  *                    the time from the push webhook to the first 200 of the new content, split into the webhook
  *                    call (fetch + queue), waiting for the queue, the build process and storing the files; first
  *                    push (clone, cold build) and a second push changing one page.
  *   cached page      GET of one built page, again and again (gzip, as browsers ask): requests/s, p50/p99 (autocannon,
- *                    10 connections, in a worker thread, as scripts/bench.ts).
+ *                    10 connections, in a worker thread, as the API part).
  *   redirect         GET of a `redirects` path: 307 requests/s.
  *   MCP search       search_docs through the MCP SDK's client (a fresh stateless request each), one at a time:
  *                    p50/p99 ms; and the index query alone.
@@ -16,47 +16,33 @@ import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startServer } from '../server/app.ts';
-import { defaultDocsConfig, type Config } from '../server/platform/config.ts';
-import { createLogger } from '../server/platform/logger.ts';
-import { buildSearchIndex, SiteSearch } from '../server/docs-hosting/serving/search.ts';
-import { createGitRepo } from '../tests/helpers/git-repo.ts';
-import { generateSite, writeOurSource } from './bench-docs.ts';
+import { defaultDocsConfig } from '../../server/platform/config.ts';
+import { buildSearchIndex, SiteSearch } from '../../server/docs-hosting/serving/search.ts';
+import { createGitRepo } from '../lib/git-fixture.ts';
+import { generateSite, writeOurSource } from './docs/site.ts';
+import { integer, milliseconds, seconds } from './shared/format.ts';
+import { measureAutocannon } from './shared/measure.ts';
+import { startBenchServer } from './shared/server.ts';
+import { ascending, percentile, type Measurement } from './shared/stats.ts';
 
 const PAGES = 100;
 const CONNECTIONS = 10;
 const SECONDS = 5;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-const ms = (value: number) => `${value.toFixed(1)} ms`;
-const s = (value: number) => `${(value / 1000).toFixed(2)} s`;
+/** GET `url` repeated by autocannon; only `expectStatus` answers count. */
+const load = (url: string, headers: Record<string, string>, expectStatus: number) =>
+  measureAutocannon(url, { url, headers }, { connections: CONNECTIONS, warmupSeconds: 1, seconds: SECONDS, expectStatus });
 
-async function load(url: string, headers: Record<string, string>, expectStatus: number) {
-  const run = (duration: number) => autocannon({ url, headers, connections: CONNECTIONS, duration, workers: 1 });
-  await run(1);
-  const result = await run(SECONDS);
-  const ok = (result.statusCodeStats as Record<string, { count?: number }> | undefined)?.[String(expectStatus)]?.count ?? 0;
-  return { perSecond: Math.round(ok / result.duration), p50: result.latency.p50, p99: result.latency.p99, other: result['2xx'] + result.non2xx - ok + result.errors };
-}
+const loadFigures = (m: Measurement) =>
+  `${integer(m.opsPerSecond)} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms${m.failed ? `, ${m.failed} other answers` : ''}`;
 
 export async function benchHosting(): Promise<void> {
   console.log(`\n== Documentation hosting: PGlite, a ${PAGES}-page repository`);
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-hosting-'));
-  const config: Config = {
-    port: 0,
-    host: '127.0.0.1',
-    database: { kind: 'pglite', dataDir },
-    rateLimits: 'off',
-    logLevel: 'silent',
-    shutdownTimeoutMs: 5_000,
-    commissionBps: 1000,
-    ledger: { kind: 'embedded' },
-    docs: { ...defaultDocsConfig({ kind: 'pglite', dataDir }), workDir: join(dataDir, 'docs') },
-  };
-  const server = await startServer(config, createLogger('silent'));
+  const database = { kind: 'pglite', dataDir } as const;
+  const server = await startBenchServer(database, { docs: { ...defaultDocsConfig(database), workDir: join(dataDir, 'docs') } });
   const repo = createGitRepo();
   try {
     const { apiKey } = await server.services.organizations.create('Bench');
@@ -92,7 +78,7 @@ export async function benchHosting(): Promise<void> {
       const build = await api('GET', `/api/docs/builds/${builds[0]!.id}`);
       const queued = Date.parse(build.startedAt) - Date.parse(build.createdAt);
       const building = Date.parse(build.finishedAt) - Date.parse(build.startedAt);
-      console.log(`  ${label.padEnd(30)} push -> served ${s(served)}   (webhook answered ${ms(accepted)}, queued ${ms(queued)}, build + store ${s(building)}, ${build.pages} pages)`);
+      console.log(`  ${label.padEnd(30)} push -> served ${seconds(served)}   (webhook answered ${milliseconds(accepted)}, queued ${milliseconds(queued)}, build + store ${seconds(building)}, ${build.pages} pages)`);
     };
     await push('first push (clone, cold build)', target.title);
     repo.write({ [target.file]: `---\ntitle: ${target.title}\n---\n\nChanged page: second push.\n` });
@@ -100,9 +86,9 @@ export async function benchHosting(): Promise<void> {
     await push('second push (one page changed)', 'Changed page: second push.');
 
     const page = await load(`${server.url}/bench/docs${target.route}`, { 'accept-encoding': 'gzip' }, 200);
-    console.log(`  cached page  GET /bench/docs${target.route} (gzip):  ${page.perSecond} req/s, p50 ${page.p50} ms, p99 ${page.p99} ms${page.other ? `, ${page.other} other answers` : ''}`);
+    console.log(`  cached page  GET /bench/docs${target.route} (gzip):  ${loadFigures(page)}`);
     const redirect = await load(`${server.url}/bench/docs/old/path`, {}, 307);
-    console.log(`  redirect     GET /bench/docs/old/path -> 307:  ${redirect.perSecond} req/s, p50 ${redirect.p50} ms, p99 ${redirect.p99} ms${redirect.other ? `, ${redirect.other} other answers` : ''}`);
+    console.log(`  redirect     GET /bench/docs/old/path -> 307:  ${loadFigures(redirect)}`);
 
     const client = new Client({ name: 'bench', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/bench/docs/mcp`)));
@@ -114,13 +100,13 @@ export async function benchHosting(): Promise<void> {
       latencies.push(performance.now() - started);
     }
     await client.close();
-    latencies.sort((a, b) => a - b);
+    ascending(latencies);
     // The index query alone, on the same pages (what each search_docs call spends in MiniSearch).
     const index = new SiteSearch(buildSearchIndex(site.pages.map((p) => ({ id: p.route, title: p.title, text: p.text }))));
     const queryStarted = performance.now();
     for (let i = 0; i < 2000; i++) index.search(queries[i % queries.length]!, 5);
     const perQuery = (performance.now() - queryStarted) / 2000;
-    console.log(`  MCP search   search_docs (HTTP, stateless MCP request, 5 results): p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))} over ${latencies.length} calls; the index query alone ${(perQuery * 1000).toFixed(0)} µs`);
+    console.log(`  MCP search   search_docs (HTTP, stateless MCP request, 5 results): p50 ${milliseconds(percentile(latencies, 50))}, p99 ${milliseconds(percentile(latencies, 99))} over ${latencies.length} calls; the index query alone ${integer(perQuery * 1000)} µs`);
   } finally {
     await server.close();
     repo.cleanup();

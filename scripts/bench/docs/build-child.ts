@@ -1,0 +1,49 @@
+/**
+ * In the child process of one docs build (`node build-child.ts <ours|starlight> <args…>`): the build, then the
+ * result line with this process's maximum RSS. Astro is loaded only here: the parent never imports it.
+ */
+import { pathToFileURL } from 'node:url';
+import { RESULT_MARKER, type ChildResult } from './build.ts';
+import { OUR_RENDERER } from './paths.ts';
+
+async function childMain(kind: string, args: string[]): Promise<void> {
+  const started = performance.now();
+  let result: Omit<ChildResult, 'maxRssKb' | 'buildMs' | 'cpuSeconds'> = {};
+  if (kind === 'ours') {
+    const [source, out, cacheDir] = args;
+    if (!source || !out || !cacheDir) throw new Error('build-child.ts ours <source> <out> <cache dir>');
+    const { buildSite } = (await import(pathToFileURL(OUR_RENDERER).href)) as typeof import('../../../sites/index.ts');
+    // Seconds per phase of buildSite (render, search, outputs, social-images, …), from its progress events.
+    const phases: Record<string, number> = { 'load modules': (performance.now() - started) / 1000 };
+    const rssAtPhaseStartKb: Record<string, number> = {};
+    let phase = 'start';
+    let phaseStarted = performance.now();
+    const onProgress = (event: { phase: string }) => {
+      if (event.phase === phase) return;
+      phases[phase] = (phases[phase] ?? 0) + (performance.now() - phaseStarted) / 1000;
+      phase = event.phase;
+      phaseStarted = performance.now();
+      rssAtPhaseStartKb[phase] ??= process.resourceUsage().maxRSS;
+    };
+    // As `docs build` does (sites/cli/commands.ts): a local build, not the published default branch.
+    const built = await buildSite({ source, out, cacheDir, onProgress, context: { published: false, defaultBranch: false, customDomain: false } });
+    onProgress({ phase: 'end' });
+    delete phases.start;
+    result = { pages: built.pages, phases, rssAtPhaseStartKb, problems: built.problems.map(({ severity, message }) => ({ severity, message })) };
+  } else if (kind === 'starlight') {
+    const [root, astroEntry] = args;
+    if (!root || !astroEntry) throw new Error('build-child.ts starlight <root> <astro entry>');
+    // Astro from the project's node_modules, the copy its astro.config.mjs and Starlight load too.
+    const { build } = (await import(pathToFileURL(astroEntry).href)) as typeof import('astro');
+    await build({ root, logLevel: 'warn' });
+  } else {
+    throw new Error(`unknown build kind ${kind}`);
+  }
+  const buildMs = performance.now() - started;
+  const usage = process.resourceUsage();
+  const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
+  console.log(`${RESULT_MARKER}${JSON.stringify({ ...result, buildMs, cpuSeconds, maxRssKb: usage.maxRSS })}`);
+}
+
+const [kind = '', ...args] = process.argv.slice(2);
+await childMain(kind, args);

@@ -1,0 +1,72 @@
+/**
+ * Orders, payments and live events part of `npm run bench` (`npm run bench -- orders` runs only this part,
+ * about 2 minutes). For each database the entry hands over (PGlite in a fresh data dir; PostgreSQL when
+ * reachable), it starts the real server in-process with rate limits off and the embedded LiteSVM ledger
+ * persisted in a temp dir (journal fdatasync'd per transaction, as `npm start` runs it), seeds 1,000 agents
+ * (seed.ts, bulk inserts), and measures, one module each:
+ *
+ *   accept.ts, breakdown.ts   POST /api/orders/:id/accept, full accept-and-pay, over HTTP and through the
+ *                             service; then one accept at a time next to its non-database parts.
+ *   list.ts                   GET /api/orders?limit=20 for a wallet with 1,000 orders.
+ *   events.ts, memory.ts      frames delivered to 1,000 agents' sockets over /ws; the server's memory.
+ *
+ * The HTTP clients (fetch for the accepts and the messages, the 1,000 WebSockets) run in a child process
+ * (client.ts forks client-process.ts), so the server's memory is its own and the load generator does not
+ * share its event loop. Wallets sign with node:crypto Ed25519 (wallet.ts) so that preparing thousands of
+ * requests stays quick.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunningServer } from '../../../server/app.ts';
+import type { ThrowawayDatabase } from '../shared/databases.ts';
+import { integer, secondsSince } from '../shared/format.ts';
+import { printMeasurements } from '../shared/report.ts';
+import { startBenchServer } from '../shared/server.ts';
+import { benchAccept } from './accept.ts';
+import { acceptBreakdown } from './breakdown.ts';
+import { BenchClient } from './client.ts';
+import { benchEvents } from './events.ts';
+import { benchList } from './list.ts';
+import { settledMemory } from './memory.ts';
+import { paymentsSetUp } from './payments.ts';
+import { AGENTS, LISTED_ORDERS, LISTER_AGENTS, seed } from './seed.ts';
+
+const FOOTNOTE = ['(autocannon records latency in whole milliseconds; fetch and direct runs use performance.now())'];
+
+/** The orders part for one database: its own server (fresh database, own ledger dir), then dropped. */
+export async function benchOrders(database: ThrowawayDatabase): Promise<void> {
+  console.log(`\n== Orders, payments and live events: ${database.label}`);
+  const ledgerDir = mkdtempSync(join(tmpdir(), 'bench-ledger-'));
+  const startedAt = performance.now();
+  let server: RunningServer | undefined;
+  let client: BenchClient | undefined;
+  try {
+    server = await startBenchServer(database.config, { ledger: { kind: 'embedded', dataDir: ledgerDir } });
+    const atStart = settledMemory();
+    client = new BenchClient();
+    console.log(`  server up at ${server.url} in ${secondsSince(startedAt)}; rate limits off; embedded ledger persisted in ${ledgerDir}`);
+    const seedingAt = performance.now();
+    const seeded = await seed(server);
+    const payments = await paymentsSetUp(server, seeded.payer);
+    console.log(
+      `  seeded ${integer(AGENTS)} agents, ${integer(AGENTS + LISTER_AGENTS)} conversations and ${integer(LISTED_ORDERS)} orders of one wallet ` +
+        `(bulk inserts), funded the payer (POST /dev/faucet) in ${secondsSince(seedingAt)}\n`,
+    );
+
+    const acceptRows = await benchAccept(server, client, seeded, payments);
+    const listRows = await benchList(server, seeded);
+    console.log('');
+    printMeasurements([...acceptRows, ...listRows], FOOTNOTE);
+    console.log('');
+    await acceptBreakdown(server, seeded, payments);
+    console.log('');
+    await benchEvents(server, client, seeded, payments, atStart);
+    console.log(`  (${database.label.split(' ')[0]} orders part done in ${secondsSince(startedAt)})`);
+  } finally {
+    await client?.close();
+    await server?.close();
+    await database.drop();
+    rmSync(ledgerDir, { recursive: true, force: true });
+  }
+}
