@@ -1,5 +1,5 @@
 /**
- * docs.json / docs.yaml (../shared/spec/docs-site-config.md): the JSON Schema served at /schema.json, the
+ * docs.json / docs.yaml (docs/docs-site-config.md): the JSON Schema served at /schema.json, the
  * defaults of `{}`, loading with fallback to defaults (each problem with its line and column), unknown keys with
  * a suggestion, checks visible from the configuration alone, and page frontmatter.
  */
@@ -14,7 +14,7 @@ import { pathAnswer } from '../../sites/config/routes.ts';
 import { docsConfigSchema, type DocsConfig } from '../../sites/config/schema/index.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-/** Every key of the spec, with valid values. */
+/** Every documented key, with valid values. */
 const FULL_CONFIG = {
   $schema: 'https://docs.example.com/schema.json',
   name: 'Acme',

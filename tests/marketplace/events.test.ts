@@ -1,5 +1,5 @@
 /**
- * Live provider events (spec "Events", DESIGN.md "Live events"): the `/ws` channel, its replay, the
+ * Live provider events (docs/events.md): the `/ws` channel, its replay, the
  * heartbeat, the SDK's reconnecting subscription and the tRPC subscription, against the real server,
  * real WebSockets and a real database (PGlite, or PostgreSQL with DATABASE_URL: then also several
  * server processes on one database).
@@ -153,7 +153,7 @@ const increasing = (ids: number[]) => ids.every((id, i) => i === 0 || id > ids[i
 // ---- the channel ------------------------------------------------------------------------------
 
 describe('/ws: what providers receive', () => {
-  it("delivers conversation:new and message:received to the agent's wallet with exactly the spec's fields, plus id", async () => {
+  it("delivers conversation:new and message:received to the agent's wallet with exactly the documented fields, plus id", async () => {
     const listener = await Listener.for(server.url, provider.signer);
     const conversation = await openConversation(consumer, agentId, 'Hello there');
     const [opened] = await listener.take(1);

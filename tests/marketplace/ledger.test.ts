@@ -1,3 +1,9 @@
+/**
+ * The USDC ledgers behind payments (server/marketplace/ledgers/): the embedded LiteSvmLedger running the real
+ * SPL Token program in memory and persisted under DATA_DIR/ledger (its journal replayed after a restart), the
+ * development JSON-RPC node the server exposes and the RpcLedger that speaks to any Solana RPC through it, and
+ * createLedger choosing between them from the configuration.
+ */
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

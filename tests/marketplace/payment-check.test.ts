@@ -1,3 +1,9 @@
+/**
+ * checkPayment (server/marketplace/payment-check.ts), the pure check of an X-PAYMENT header before anything
+ * reaches the ledger: a valid SDK-built payment passes; a malformed header, a transaction that is not exactly
+ * the expected USDC transfer (amount, mint, accounts, extra instructions, memo) or a bad signature is refused
+ * with its documented error code.
+ */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
