@@ -1,8 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The suite runs on the embedded PGlite, or on PostgreSQL when DATABASE_URL is set (CI runs both). A file
+ * named `*.postgres.test.ts` needs PostgreSQL (several server processes on one database, the shared rate-limit
+ * store, the migration lock) and one named `*.pglite.test.ts` is about the embedded database: each is collected
+ * only on its database, so a run has no skipped tests and each CI run covers its own.
+ */
+const onPostgres = Boolean(process.env.DATABASE_URL);
+
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
+    exclude: ['**/node_modules/**', onPostgres ? 'tests/**/*.pglite.test.ts' : 'tests/**/*.postgres.test.ts'],
     globalSetup: ['tests/helpers/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,

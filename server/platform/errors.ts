@@ -97,10 +97,13 @@ export const describeProblems = (problems: Record<string, unknown>) =>
 /** Connection refused or lost, server shutting down, database gone: PostgreSQL codes 08xxx, 57P0x, 3D000. */
 const UNAVAILABLE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|08\d{3}|57P0[1-3]|3D000)$/;
 
+/** What PGlite (and MikroORM's driver over it) throws once the embedded database is closed: the server is shutting down. */
+const PGLITE_CLOSED = /^PGlite (instance )?is (already )?closed/;
+
 /** Whether a failure is the database being unreachable (an outage to wait out: 503, not a bug: 500). */
 export function databaseUnavailable(error: unknown): boolean {
   for (let e = error; e instanceof Error; e = e.cause) {
-    if (e instanceof ConnectionException) return true;
+    if (e instanceof ConnectionException || PGLITE_CLOSED.test(e.message)) return true;
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && UNAVAILABLE.test(code)) return true;
   }

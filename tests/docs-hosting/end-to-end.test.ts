@@ -12,7 +12,7 @@ import { defaultDocsConfig } from '../../server/platform/config.ts';
 import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
 import { get, published, pushWebhook, settled, type Build } from '../helpers/hosting.ts';
 import { restClient, type Rest } from '../helpers/rest.ts';
-import { breakDatabase, createOrganization, onPostgres, startTestServer, type TestServer } from '../helpers/server.ts';
+import { breakDatabase, createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 let rest: Rest;
@@ -301,7 +301,7 @@ describe('the organization API', () => {
   });
 });
 
-describe.runIf(onPostgres)('database unreachable', () => {
+describe('database unreachable', () => {
   it('a site path answers 503 with Retry-After, and the API its own 503', async () => {
     const broken = await startTestServer();
     try {

@@ -1,7 +1,7 @@
 /**
  * Documentation hosting across processes: the `docs` CLI as a process against the server, a server killed in the
- * middle of a build (the build is finished by the next start, nothing half-published), and two servers on one
- * PostgreSQL serving what either built.
+ * middle of a build (the build is finished by the next start, nothing half-published). Two servers on one
+ * PostgreSQL serving what either built: processes.postgres.test.ts.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../server/app.ts';
-import { defaultDocsConfig, type DatabaseConfig } from '../../server/platform/config.ts';
+import type { DatabaseConfig } from '../../server/platform/config.ts';
 import { createLogger } from '../../server/platform/logger.ts';
-import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
-import { get, published, settled, type Build } from '../helpers/hosting.ts';
+import type { GitFixture } from '../../scripts/lib/git-fixture.ts';
+import { get, hostingConfig, settled, smallDocsRepo, type Build } from '../helpers/hosting.ts';
 import { restClient } from '../helpers/rest.ts';
 import { createOrganization, createTestDatabase, onPostgres, startTestServer, testConfig, type TestServer } from '../helpers/server.ts';
 import { restartServerProcess, startServerProcess, stopServerProcess } from '../helpers/server-process.ts';
@@ -21,22 +21,11 @@ import { restartServerProcess, startServerProcess, stopServerProcess } from '../
 const run = promisify(execFile);
 const repos: GitFixture[] = [];
 afterAll(() => repos.forEach((repo) => repo.cleanup()));
-
-function docsRepo(pages = 3): GitFixture {
-  const repo = createGitRepo();
+const docsRepo = (pages?: number) => {
+  const repo = smallDocsRepo(pages);
   repos.push(repo);
-  const files: Record<string, string> = { 'docs.json': JSON.stringify({ name: 'Procs' }), 'index.mdx': '# Home\n\nThe home page.\n' };
-  for (let i = 1; i < pages; i++) files[`page-${i}.mdx`] = `# Page ${i}\n\nText of page ${i}.\n\n\`\`\`js\nconst x = ${i};\n\`\`\`\n`;
-  repo.write(files);
-  repo.commit('docs');
   return repo;
-}
-
-const hostingConfig = (database: DatabaseConfig) => ({
-  ...defaultDocsConfig(database),
-  workDir: mkdtempSync(join(tmpdir(), 'docs-procs-')),
-  allowLocalSources: true,
-});
+};
 
 describe('the docs CLI against a running server', () => {
   let server: TestServer;
@@ -162,26 +151,6 @@ describe('a build whose lease is taken over', () => {
       expect(row?.attempts).toBe(3);
     } finally {
       await server.destroy();
-    }
-  }, 120_000);
-});
-
-describe.runIf(onPostgres)('two servers on one PostgreSQL', () => {
-  it('a site published through one is served by the other (built files live in the database)', async () => {
-    const { config: database, drop } = await createTestDatabase();
-    const a = await startServer({ ...testConfig(database), rateLimits: 'off', docs: hostingConfig(database) }, createLogger('silent'));
-    const b = await startServer({ ...testConfig(database), rateLimits: 'off', docs: { ...hostingConfig(database), buildConcurrency: 1 } }, createLogger('silent'));
-    try {
-      const rest = restClient(a.url, (await createOrganization(a)).apiKey);
-      const repo = docsRepo();
-      expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'shared', source: repo.dir })).status).toBe(201);
-      await published(rest, 'acme/shared');
-      expect((await get(b.url, '/acme/shared/page-1')).text).toContain('Text of page 1.');
-      expect((await get(a.url, '/acme/shared/page-1')).text).toContain('Text of page 1.');
-    } finally {
-      await a.close();
-      await b.close();
-      await drop();
     }
   }, 120_000);
 });

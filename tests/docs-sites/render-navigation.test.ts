@@ -8,10 +8,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltSite, type Page } from '../helpers/docs.ts';
 import { BASE, ORIGIN, hrefs, texts, loadSites } from './render-sites.ts';
 
-let full: BuiltSite, empty: BuiltSite, branch: BuiltSite, variant: BuiltSite, overrides: BuiltSite;
+let full: BuiltSite, local: BuiltSite, empty: BuiltSite, branch: BuiltSite, variant: BuiltSite, overrides: BuiltSite;
 
 beforeAll(async () => {
-  ({ full, empty, branch, variant, overrides } = await loadSites('full', 'empty', 'branch', 'variant', 'overrides'));
+  ({ full, local, empty, branch, variant, overrides } = await loadSites('full', 'local', 'empty', 'branch', 'variant', 'overrides'));
 }, 120_000);
 
 describe('tabs', () => {
@@ -291,5 +291,13 @@ describe('links and the base path', () => {
     expect(hrefs(page, '.prose a')).toEqual([`${BASE}/en/quickstart`, `${BASE}/en/components`]);
     expect(page.select('.prose img')?.attr('src')).toBe(`${BASE}/images/diagram.png`);
     expect(full.page('/en/quickstart').select('.prose img')?.attr('src')).toBe(`${BASE}/images/diagram.png`);
+  });
+
+  it('image sources, Markdown and JSX, relative and root-relative, point at the copied file under the base path', () => {
+    const sources = full.page('/en/quickstart').selectAll('.prose img').map((img) => img.attr('src'));
+    expect(sources).toEqual([`${BASE}/images/diagram.png`, `${BASE}/images/hero.png`]);
+    expect(full.exists('images/diagram.png') && full.exists('images/hero.png')).toBe(true);
+    // Built without a base path, the same sources are root-relative.
+    expect(local.page('/en/quickstart').selectAll('.prose img').map((img) => img.attr('src'))).toEqual(['/images/diagram.png', '/images/hero.png']);
   });
 });

@@ -1,11 +1,34 @@
-import { existsSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
+import { delimiter, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
-/** Debian's chromium (`apt-get install -y chromium`; .ci/run installs it); browser tests skip without it. */
-export const CHROMIUM = '/usr/bin/chromium';
-export const HAS_CHROMIUM = existsSync(CHROMIUM);
-export const NO_CHROMIUM = `${CHROMIUM} not found (Debian: apt-get install -y chromium; CI installs it): browser tests skipped`;
+/**
+ * The chromium the browser tests drive, found as a shell finds it (CHROMIUM_PATH, else `chromium` or
+ * `chromium-browser` on PATH), the way .ci/run checks for it with `command -v chromium`.
+ */
+function findChromium(): string | undefined {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
+    for (const name of ['chromium', 'chromium-browser']) {
+      try {
+        accessSync(join(dir, name), constants.X_OK);
+        return join(dir, name);
+      } catch {
+        // not here
+      }
+    }
+  }
+  return undefined;
+}
+
+export const CHROMIUM = findChromium();
+export const HAS_CHROMIUM = CHROMIUM !== undefined;
+const MISSING = 'chromium not found on PATH or in CHROMIUM_PATH (Debian: apt-get install -y chromium; .ci/run installs it)';
+export const NO_CHROMIUM = `${MISSING}: browser tests skipped`;
+
+// In CI a missing browser is a failure, never a quiet skip of the browser tests.
+if (!HAS_CHROMIUM && process.env.CI) throw new Error(`${MISSING}; CI runs every browser test`);
 
 /** Headless chromium that never reaches for the network by itself (this machine is offline). */
 export function launchChromium(): Promise<Browser> {

@@ -1,7 +1,29 @@
 import { createHmac } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'vitest';
+import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
+import { defaultDocsConfig, type DatabaseConfig } from '../../server/platform/config.ts';
 import type { Rest } from './rest.ts';
+
+/** Docs hosting's settings for a test server: its own work dir, and local git sources allowed. */
+export const hostingConfig = (database: DatabaseConfig) => ({
+  ...defaultDocsConfig(database),
+  workDir: mkdtempSync(join(tmpdir(), 'docs-procs-')),
+  allowLocalSources: true,
+});
+
+/** A committed git repository of `pages` small pages (a home page and page-1, page-2, …); the caller cleans it up. */
+export function smallDocsRepo(pages = 3): GitFixture {
+  const repo = createGitRepo();
+  const files: Record<string, string> = { 'docs.json': JSON.stringify({ name: 'Procs' }), 'index.mdx': '# Home\n\nThe home page.\n' };
+  for (let i = 1; i < pages; i++) files[`page-${i}.mdx`] = `# Page ${i}\n\nText of page ${i}.\n\n\`\`\`js\nconst x = ${i};\n\`\`\`\n`;
+  repo.write(files);
+  repo.commit('docs');
+  return repo;
+}
 
 /** What a build answers (GET /api/docs/builds/:id). */
 export interface Build {

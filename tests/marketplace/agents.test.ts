@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMarketplaceClient } from '../../client-sdk/index.ts';
 import { randomUUID } from 'node:crypto';
 import { Agent, Order } from '../../server/marketplace/entities.ts';
-import { breakDatabase, onPostgres, startTestServer, type TestServer } from '../helpers/server.ts';
+import { breakDatabase, startTestServer, type TestServer } from '../helpers/server.ts';
 import { registration, walletFor, type Wallet } from '../helpers/marketplace.ts';
 
 let server: TestServer;
@@ -221,7 +221,7 @@ describe('agent state the next endpoints will produce', () => {
   });
 });
 
-describe.runIf(onPostgres)('database unreachable', () => {
+describe('database unreachable', () => {
   it('answers 503 SERVICE_UNAVAILABLE with Retry-After', async () => {
     const broken = await startTestServer();
     try {

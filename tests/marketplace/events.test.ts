@@ -1,11 +1,10 @@
 /**
  * Live provider events (docs/events.md): the `/ws` channel, its replay, the
  * heartbeat, the SDK's reconnecting subscription and the tRPC subscription, against the real server,
- * real WebSockets and a real database (PGlite, or PostgreSQL with DATABASE_URL: then also several
- * server processes on one database).
+ * real WebSockets and a real database (PGlite, or PostgreSQL with DATABASE_URL). Several server processes
+ * on one PostgreSQL: events-scale-out.postgres.test.ts.
  */
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
@@ -14,16 +13,14 @@ import {
   signedHeaders,
   subscribeToEvents,
   type EventFrame,
-  type WalletSigner,
 } from '../../client-sdk/index.ts';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import type { DatabaseConfig } from '../../server/platform/config.ts';
-import { LISTENER_NAME } from '../../server/marketplace/events/bus.ts';
 import { recordEvent } from '../../server/marketplace/events/outbox.ts';
 import { createLogger } from '../../server/platform/logger.ts';
 import { registration, walletFor, type Wallet } from '../helpers/marketplace.ts';
-import { createTestDatabase, onPostgres, testConfig } from '../helpers/server.ts';
-import { startServerProcess, stopServerProcess, type ServerProcess } from '../helpers/server-process.ts';
+import { createTestDatabase, testConfig } from '../helpers/server.ts';
+import { eventsUrl, increasing, Listener, newProvider, openConversation, refusal, sendMessage, sleep, wsBase } from '../helpers/events.ts';
 
 const HEARTBEAT_MS = 500;
 
@@ -47,108 +44,6 @@ afterAll(async () => {
   await server?.close();
   await database?.drop();
 });
-
-// ---- helpers ----------------------------------------------------------------------------------
-
-const wsBase = (url: string) => url.replace(/^http/, 'ws');
-
-/** `/ws` URL with the query-parameter proof of `signer` (signing `GET:/ws?wallet=<address>:<ts>`). */
-async function eventsUrl(baseUrl: string, signer: WalletSigner, { since, now }: { since?: number; now?: number } = {}) {
-  const headers = await signedHeaders(signer, 'GET', `/ws?wallet=${signer.address}`, now);
-  const query = new URLSearchParams({ wallet: signer.address, timestamp: headers['X-Timestamp'], signature: headers['X-Signature'] });
-  if (since !== undefined) query.set('since', String(since));
-  return `${wsBase(baseUrl)}/ws?${query}`;
-}
-
-/** An open `/ws` connection that collects its frames. */
-class Listener {
-  readonly frames: EventFrame[] = [];
-  readonly closed: Promise<{ code: number; reason: string }>;
-  readonly ws: WebSocket;
-  #waiters: (() => void)[] = [];
-
-  private constructor(ws: WebSocket) {
-    this.ws = ws;
-    ws.on('message', (data) => {
-      this.frames.push(JSON.parse(String(data)));
-      for (const wake of this.#waiters.splice(0)) wake();
-    });
-    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
-  }
-
-  static open(url: string, options: WebSocket.ClientOptions = {}): Promise<Listener> {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, options);
-      const listener = new Listener(ws);
-      ws.once('open', () => resolve(listener));
-      ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
-      ws.once('error', reject);
-    });
-  }
-
-  static async for(baseUrl: string, signer: WalletSigner, options: { since?: number } = {}) {
-    return Listener.open(await eventsUrl(baseUrl, signer, options));
-  }
-
-  /** Waits until `n` frames have arrived (not taken yet), then takes them. */
-  async take(n: number, timeoutMs = 10_000): Promise<EventFrame[]> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.frames.length < n) {
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`expected ${n} frames, got ${this.frames.length}: ${JSON.stringify(this.frames.map((f) => f.event))}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.#waiters.push(() => (clearTimeout(timer), resolve()));
-      });
-    }
-    return this.frames.splice(0, n);
-  }
-
-  close() {
-    this.ws.close();
-    return this.closed;
-  }
-}
-
-/** The HTTP answer to a refused upgrade. */
-function refusal(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers });
-    ws.once('open', () => {
-      ws.close();
-      reject(new Error('the upgrade was accepted'));
-    });
-    ws.once('unexpected-response', (_req, res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-    });
-    ws.on('error', () => {});
-  });
-}
-
-const openConversation = async (from: Wallet, agent: string, initialMessage = 'Can you translate a contract?') => {
-  const res = await from.rest('POST', '/api/conversations', { agentId: agent, clientWallet: from.address, initialMessage });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-};
-
-const sendMessage = async (from: Wallet, conversationId: string, content: string) => {
-  const res = await from.rest('POST', `/api/conversations/${conversationId}/messages`, { senderWallet: from.address, content, messageType: 'TEXT' });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-};
-
-/** A wallet with a registered agent. */
-async function newProvider(baseUrl = server.url) {
-  const wallet = walletFor(baseUrl);
-  const agent = (await wallet.sdk.agents.register(registration(wallet.address))).id;
-  return { wallet, agentId: agent };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const increasing = (ids: number[]) => ids.every((id, i) => i === 0 || id > ids[i - 1]!);
 
 // ---- the channel ------------------------------------------------------------------------------
 
@@ -178,7 +73,7 @@ describe('/ws: what providers receive', () => {
   });
 
   it("does not tell a provider about its own messages, and tells other providers nothing (ownership filtering)", async () => {
-    const other = await newProvider();
+    const other = await newProvider(server.url);
     const mine = await Listener.for(server.url, provider.signer);
     const theirs = await Listener.for(server.url, other.wallet.signer);
     const conversation = await openConversation(consumer, agentId);
@@ -241,13 +136,13 @@ describe('/ws: who may connect', () => {
       status: 403,
       body: { error: 'UNAUTHORIZED_ACCESS', message: expect.any(String) },
     });
-    const gone = await newProvider();
+    const gone = await newProvider(server.url);
     await gone.wallet.sdk.agents.remove(gone.agentId);
     expect((await refusal(await eventsUrl(server.url, gone.wallet.signer))).status).toBe(403);
   });
 
   it('refuses headers signed by a wallet other than the wallet parameter (403)', async () => {
-    const other = await newProvider();
+    const other = await newProvider(server.url);
     const path = `/ws?wallet=${provider.address}`;
     const res = await refusal(wsBase(server.url) + path, await signedHeaders(other.wallet.signer, 'GET', path));
     expect(res).toMatchObject({ status: 403, body: { error: 'UNAUTHORIZED_ACCESS' } });
@@ -535,99 +430,4 @@ describe('fan-out under a burst', () => {
       await own.drop();
     }
   }, 120_000);
-});
-
-// ---- several processes on one PostgreSQL -------------------------------------------------------
-
-describe.runIf(onPostgres)('two server processes on one PostgreSQL', () => {
-  let other: ServerProcess | undefined;
-  let b: string;
-
-  beforeAll(async () => {
-    if (database.config.kind !== 'postgresql') return;
-    other = await startServerProcess(database.config, { env: { RATE_LIMITS: 'off' } });
-    b = other.url;
-  });
-  afterAll(() => stopServerProcess(other));
-
-  it('a provider on server A receives, in order and without loss, 200 events caused by concurrent requests to server B', async () => {
-    const { wallet: agentWallet, agentId: agent } = await newProvider();
-    const listener = await Listener.for(server.url, agentWallet.signer);
-    const consumers = Array.from({ length: 10 }, () => walletFor(b));
-    const conversations = await Promise.all(consumers.map((c) => openConversation(c, agent)));
-    const sent = await Promise.all(
-      consumers.flatMap((c, i) => Array.from({ length: 19 }, (_, n) => sendMessage(c, conversations[i].id, `m ${i}.${n}`))),
-    );
-    const frames = await listener.take(200, 30_000);
-    expect(increasing(frames.map((f) => f.id))).toBe(true);
-    expect(frames.filter((f) => f.event === 'conversation:new')).toHaveLength(10);
-    const messageIds = frames.filter((f) => f.event === 'message:received').map((f) => (f.data as any).message.id);
-    expect(new Set(messageIds)).toEqual(new Set(sent.map((m) => m.id)));
-    // Each consumer's messages arrive in the order B committed them.
-    await sleep(200);
-    expect(listener.frames).toEqual([]);
-
-    // Disconnected: 50 more happen on B; reconnecting to A with since replays exactly those.
-    const last = frames.at(-1)!.id;
-    await listener.close();
-    const more = await Promise.all(Array.from({ length: 50 }, (_, n) => sendMessage(consumers[n % 10]!, conversations[n % 10].id, `later ${n}`)));
-    const resumed = await Listener.for(server.url, agentWallet.signer, { since: last });
-    const replayed = await resumed.take(50, 30_000);
-    expect(increasing(replayed.map((f) => f.id))).toBe(true);
-    expect(replayed[0]!.id).toBeGreaterThan(last);
-    expect(new Set(replayed.map((f) => (f.data as any).message.id))).toEqual(new Set(more.map((m) => m.id)));
-    await sleep(200);
-    expect(resumed.frames).toEqual([]);
-    await resumed.close();
-  }, 60_000);
-
-  it('reconnects a lost LISTEN connection and catches up on what happened meanwhile', async () => {
-    const { wallet: agentWallet, agentId: agent } = await newProvider();
-    const listener = await Listener.for(server.url, agentWallet.signer);
-    const c = walletFor(b);
-    const conversation = await openConversation(c, agent);
-    await listener.take(1);
-    // Every LISTEN connection on this database (server A's and server B's) is killed.
-    const admin = new pg.Client({ connectionString: (database.config as { url: string }).url });
-    await admin.connect();
-    try {
-      const { rowCount } = await admin.query(
-        'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and datname = current_database()',
-        [LISTENER_NAME],
-      );
-      expect(rowCount).toBe(2);
-    } finally {
-      await admin.end();
-    }
-    await sendMessage(c, conversation.id, 'while A was not listening');
-    const [frame] = await listener.take(1);
-    expect((frame!.data as any).message.content).toBe('while A was not listening');
-    await expect.poll(() => server.events.listening, { timeout: 5_000 }).toBe(true);
-    // Listening again: the next one arrives at once.
-    const t0 = performance.now();
-    await sendMessage(c, conversation.id, 'after the reconnect');
-    await listener.take(1);
-    expect(performance.now() - t0).toBeLessThan(1_000);
-    await listener.close();
-  });
-
-  it("LISTEN wakes server A for server B's events well before the safety poll", async () => {
-    expect(server.events.listening).toBe(true);
-    const { wallet: agentWallet, agentId: agent } = await newProvider();
-    const listener = await Listener.for(server.url, agentWallet.signer);
-    const c = walletFor(b);
-    const latencies: number[] = [];
-    const conversation = await openConversation(c, agent);
-    await listener.take(1);
-    for (let n = 0; n < 20; n++) {
-      const t0 = performance.now();
-      await sendMessage(c, conversation.id, `x ${n}`);
-      await listener.take(1);
-      latencies.push(performance.now() - t0);
-    }
-    latencies.sort((x, y) => x - y);
-    console.log(`[events] cross-process request(B)->frame(A) p50 ${latencies[10]!.toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`);
-    expect(latencies[10]!).toBeLessThan(1_000); // the poll is every 3 s
-    await listener.close();
-  });
 });

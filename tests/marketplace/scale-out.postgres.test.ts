@@ -1,15 +1,15 @@
 /**
  * Several server processes on one PostgreSQL: a signed request is accepted once by any of them, and
- * rate-limit counters are shared. (PGlite is single-process, so this runs with DATABASE_URL only.)
+ * rate-limit counters are shared. (PGlite is single-process: collected only with DATABASE_URL.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedHeaders } from '../../client-sdk/index.ts';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { createLogger } from '../../server/platform/logger.ts';
-import { createTestDatabase, onPostgres, testConfig } from '../helpers/server.ts';
+import { createTestDatabase, testConfig } from '../helpers/server.ts';
 import { registration, walletFor } from '../helpers/marketplace.ts';
 
-describe.runIf(onPostgres)('two servers on one PostgreSQL', () => {
+describe('two servers on one PostgreSQL', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let a: RunningServer;
   let b: RunningServer;

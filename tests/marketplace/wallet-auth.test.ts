@@ -1,0 +1,91 @@
+/**
+ * WalletAuthService, the replay refusal behind every signed write (docs/marketplace.md, "Clock window and
+ * single use"), on the real database: a used POST signature is remembered for as long as its timestamp could
+ * still be accepted (5 minutes old + 30 seconds ahead), so a captured request is refused for the whole window,
+ * whatever clean-up runs meanwhile; expired signatures are cleaned up.
+ */
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateKeypair, keypairSigner, signedHeaders } from '../../client-sdk/wallet.ts';
+import { UsedSignature } from '../../server/marketplace/entities.ts';
+import { WalletAuthService } from '../../server/marketplace/wallet-auth.ts';
+import { SIGNATURE_WINDOW } from '../../server/marketplace/wallet-signature.ts';
+import { openDatabase, type Database } from '../../server/platform/db/orm.ts';
+import { createTestDatabase } from '../helpers/server.ts';
+
+const REMEMBERED_MS = SIGNATURE_WINDOW.maxAgeMs + SIGNATURE_WINDOW.maxAheadMs;
+const signer = keypairSigner(generateKeypair().secretKey);
+
+let db: Database;
+let drop: () => Promise<void>;
+
+beforeAll(async () => {
+  const database = await createTestDatabase();
+  drop = database.drop;
+  db = await openDatabase(database.config);
+});
+
+afterAll(async () => {
+  await db?.close();
+  await drop?.();
+});
+
+async function signed(method: string, url: string, at: number) {
+  const headers = Object.fromEntries(Object.entries(await signedHeaders(signer, method, url, at)).map(([name, value]) => [name.toLowerCase(), value]));
+  return { method, url, headers };
+}
+
+const keyHash = (method: string, url: string, at: number) => createHash('sha256').update(`${signer.address}\n${method}\n${url}\n${at}`).digest('hex');
+
+const remembered = async (hash: string) => db.em().findOne(UsedSignature, { keyHash: hash });
+
+/** Waits for the clean-up a request starts off its path (at most once a minute per process). */
+async function until(condition: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('used signatures', () => {
+  it('a signed POST is remembered until its timestamp could no longer be accepted', async () => {
+    const auth = new WalletAuthService(db);
+    const at = Date.now() - 60_000;
+    expect(await auth.authenticate(await signed('POST', '/api/agents', at))).toEqual({ wallet: signer.address });
+    const row = await remembered(keyHash('POST', '/api/agents', at));
+    expect(row?.expiresAt.getTime()).toBe(at + REMEMBERED_MS);
+  });
+
+  it('a captured POST signed 4½ minutes ago is refused as replayed, also after a clean-up ran', async () => {
+    const auth = new WalletAuthService(db);
+    const at = Date.now() - 270_000;
+    const request = await signed('POST', '/api/orders', at);
+    // A fresh service cleans up on its first request: the signature just used must survive it.
+    expect(await auth.authenticate(request)).toEqual({ wallet: signer.address });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await remembered(keyHash('POST', '/api/orders', at))).not.toBeNull();
+    const replay = await new WalletAuthService(db).authenticate(request);
+    expect('failure' in replay && replay.failure.code).toBe('INVALID_SIGNATURE');
+    expect('failure' in replay && replay.failure.details).toEqual({ reason: 'replayed' });
+  });
+
+  it('a GET signature is not used up: the same signed GET is accepted again', async () => {
+    const auth = new WalletAuthService(db);
+    const request = await signed('GET', '/api/orders?limit=5', Date.now());
+    expect(await auth.authenticate(request)).toEqual({ wallet: signer.address });
+    expect(await auth.authenticate(request)).toEqual({ wallet: signer.address });
+  });
+
+  it('the clean-up forgets expired signatures and keeps the others', async () => {
+    const expired = 'e'.repeat(64);
+    const live = 'f'.repeat(64);
+    await db.em().insertMany(UsedSignature, [
+      { keyHash: expired, expiresAt: new Date(Date.now() - 1_000) },
+      { keyHash: live, expiresAt: new Date(Date.now() + 60_000) },
+    ]);
+    await new WalletAuthService(db).authenticate(await signed('POST', '/api/conversations', Date.now()));
+    await until(async () => (await remembered(expired)) === null);
+    expect(await remembered(live)).not.toBeNull();
+  });
+});
