@@ -285,6 +285,60 @@ describe('wrong signatures', () => {
   });
 });
 
+describe('properties: signed by the SDK, then verified', () => {
+  const method = fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'post');
+  const pathChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-_/.~%?=&');
+  const url = fc.string({ unit: pathChar, maxLength: 80 }).map((rest) => `/api/${rest}`);
+  /** A timestamp the window accepts: up to 5 minutes old, up to 30 seconds ahead. */
+  const inWindow = fc.integer({ min: -FIVE_MINUTES, max: THIRTY_SECONDS }).map((offset) => NOW + offset);
+
+  it("any method, URL and timestamp inside the window round-trips: the signer's wallet and timestamp come back", async () => {
+    await fc.assert(
+      fc.asyncProperty(method, url, inWindow, async (m, u, at) => {
+        const req = await signedRequest(m, u, { at });
+        expect(verifier.verify(req)).toMatchObject({ wallet: alice.address, timestamp: at });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a near-valid request (one flipped bit of the signature or address, a shifted timestamp, another method or URL) is refused', async () => {
+    const flipBit = (value: string, bit: number) => {
+      const bytes = bs58.decode(value);
+      bytes[Math.floor(bit / 8) % bytes.length]! ^= 1 << (bit % 8);
+      return bs58.encode(bytes);
+    };
+    const tamper = fc.oneof(
+      fc.nat({ max: 511 }).map((bit) => ({ kind: 'signature' as const, bit })),
+      fc.nat({ max: 255 }).map((bit) => ({ kind: 'address' as const, bit })),
+      fc.integer({ min: -600_000, max: 600_000 }).filter((shift) => shift !== 0).map((shift) => ({ kind: 'timestamp' as const, shift })),
+      fc.constant({ kind: 'method' as const }),
+      fc.constant({ kind: 'url' as const }),
+    );
+    await fc.assert(
+      fc.asyncProperty(method, url, inWindow, tamper, async (m, u, at, change) => {
+        const req = await signedRequest(m, u, { at });
+        const headers = { ...req.headers };
+        let tampered: SignedRequest = req;
+        if (change.kind === 'signature') tampered = { ...req, headers: { ...headers, 'x-signature': flipBit(headers['x-signature']!, change.bit) } };
+        if (change.kind === 'address') tampered = { ...req, headers: { ...headers, 'x-wallet-address': flipBit(headers['x-wallet-address']!, change.bit) } };
+        if (change.kind === 'timestamp') tampered = { ...req, headers: { ...headers, 'x-timestamp': String(at + change.shift) } };
+        if (change.kind === 'method') tampered = { ...req, method: m.toUpperCase() === 'GET' ? 'POST' : 'GET' };
+        if (change.kind === 'url') tampered = { ...req, url: `${u}x` };
+        const reason = outcome(tampered);
+        if (change.kind === 'timestamp') {
+          const shifted = at + change.shift;
+          const inside = shifted >= NOW - FIVE_MINUTES && shifted <= NOW + THIRTY_SECONDS;
+          expect(reason).toBe(inside ? 'wrong' : 'expired');
+        } else {
+          expect(reason).toBe('wrong');
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe('signed URL: path form, or absolute form with PUBLIC_BASE_URL', () => {
   const absolute = async () => {
     const req = await signedRequest('GET', 'https://market.example/api/orders?status=PAID');
