@@ -1,6 +1,7 @@
 /**
  * Property-based: random and malformed requests to every documentation-hosting endpoint (the organization API, the
- * webhook, site paths, the chat panel, MCP) never answer 500, answer the documented error body, and change nothing.
+ * webhook, site paths, the chat panel, MCP) never answer 500, answer the documented error body, and change nothing;
+ * validly keyed writes with near-valid bodies are often accepted, and then add exactly their row.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,6 +63,61 @@ const API = [
   ['GET', '/api/docs/builds/not-a-uuid'],
   ['DELETE', '/api/docs/domains/..'],
 ] as const;
+
+/** One keyed write of the organization API: its path, its valid body, and which snapshot() count a success adds to. */
+const WRITES = [
+  { name: 'register a repository', path: '/api/docs/repositories', body: (name: string) => ({ owner: name, repo: 'docs', source: repo.dir }), adds: 0 },
+  { name: 'add a custom domain', path: '/api/docs/domains', body: (name: string) => ({ hostname: `${name}.example.org`, owner: 'acme', repo: 'props' }), adds: 3 },
+  {
+    name: 'register a chat agent',
+    path: '/api/docs/repositories/acme/props/agents',
+    body: (name: string) => ({ owner: 'acme', repo: 'props', provider: name.length % 2 ? 'openai' : 'anthropic', apiKey: `sk-${name}` }),
+    adds: 4,
+  },
+] as const;
+
+const REMOVE = Symbol('remove');
+/** No change half of the time, else one or two fields replaced, removed or added. */
+const edits = fc.oneof(
+  fc.constant([]),
+  fc.array(fc.record({ field: fc.constantFrom('owner', 'repo', 'source', 'hostname', 'provider', 'apiKey', 'model', 'extra'), value: fc.oneof(fc.constant(REMOVE), odd) }), { minLength: 1, maxLength: 2 }),
+);
+
+describe('validly keyed random writes to the organization API', () => {
+  it('answer a success that added exactly one row of its kind, or the error body and no change; never 500', async () => {
+    const accepted = new Map<string, number>(WRITES.map((w) => [w.name, 0]));
+    const sent = new Map<string, number>(WRITES.map((w) => [w.name, 0]));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...WRITES), fc.stringMatching(/^[a-z][a-z0-9]{2,12}$/), edits, async (write, name, changes) => {
+        const body: Record<string, unknown> = write.body(name);
+        for (const { field, value } of changes) {
+          if (value === REMOVE) delete body[field];
+          else body[field] = value;
+        }
+        const before = await snapshot();
+        const res = await fetch(`${server.url}${write.path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body) ?? 'null',
+        });
+        const answer = (await res.json()) as Record<string, unknown>;
+        const after = await snapshot();
+        sent.set(write.name, sent.get(write.name)! + 1);
+        expect(res.status, `${write.name} ${JSON.stringify(answer)}`).toBeLessThan(500);
+        if (res.status < 300) {
+          accepted.set(write.name, accepted.get(write.name)! + 1);
+          expect(after, write.name).toEqual(before.map((count, i) => (i === write.adds ? count + 1 : count)));
+        } else {
+          expect([typeof answer.error, typeof answer.message]).toEqual(['string', 'string']);
+          expect(after, `${write.name} ${res.status} changed something`).toEqual(before);
+        }
+      }),
+      { numRuns: 90 },
+    );
+    console.log(`[keyed writes] accepted/sent: ${WRITES.map((w) => `${w.name} ${accepted.get(w.name)}/${sent.get(w.name)}`).join(', ')}`);
+    for (const write of WRITES) expect(accepted.get(write.name)!, write.name).toBeGreaterThanOrEqual(Math.floor(sent.get(write.name)! / 5));
+  }, 240_000);
+});
 
 describe('random requests to documentation hosting', () => {
   it('the organization API and the webhook: never 500, the documented { error, message } body, nothing changed', async () => {
