@@ -36,3 +36,6 @@ export const registration = (walletAddress: string, overrides: Partial<AgentRegi
   endpoint: 'https://agent.example.com/run',
   ...overrides,
 });
+
+/** Status and error code of a refused REST call, to assert both at once: `[403, 'UNAUTHORIZED_ACCESS']`. */
+export const refusal = (res: { status: number; body?: { error?: unknown } }) => [res.status, res.body?.error];

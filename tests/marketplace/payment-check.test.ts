@@ -51,7 +51,7 @@ import {
   toTransactionSigner,
   type PaymentConfig,
 } from '../../client-sdk/payment.ts';
-import { generateKeypair, keypairSigner, type WalletSigner } from '../../client-sdk/wallet.ts';
+import { generateKeypair, keypairSigner } from '../../client-sdk/wallet.ts';
 import { AppError } from '../../server/platform/errors.ts';
 import { checkPayment, MAX_PAYMENT_HEADER_CHARS, type PaymentCheckInput } from '../../server/marketplace/payment-check.ts';
 
@@ -549,37 +549,5 @@ describe('checkPayment: signatures', () => {
     tampered[at]! ^= 0x01;
     const error = expectRefused(headerFor(tampered), 'INVALID_SIGNATURE', 'wrong');
     expect(error.details?.signer).toBe(consumer.address);
-  });
-});
-
-describe('checkPayment: speed', () => {
-  it('checks a valid payment in well under a millisecond (ops/s in the output)', async () => {
-    const warm = 200;
-    for (let i = 0; i < warm; i++) checkPayment(input(validHeader));
-    const runs = 3_000;
-    let started = performance.now();
-    for (let i = 0; i < runs; i++) checkPayment(input(validHeader));
-    const hot = runs / ((performance.now() - started) / 1000);
-
-    // New consumers: no cached key object or token account.
-    const fresh: { header: string; payer: string }[] = [];
-    for (let i = 0; i < 300; i++) {
-      const signer: WalletSigner = keypairSigner(generateKeypair().secretKey);
-      fresh.push({ header: headerFor(await buildPaymentTransaction({ signer, order, config, blockhash })), payer: signer.address });
-    }
-    started = performance.now();
-    for (const { header, payer } of fresh) checkPayment(input(header, { payer }));
-    const cold = fresh.length / ((performance.now() - started) / 1000);
-
-    const rejected = headerFor(validTransaction, 12.49);
-    started = performance.now();
-    for (let i = 0; i < runs; i++) expect(() => checkPayment(input(rejected))).toThrow(AppError);
-    const refusals = runs / ((performance.now() - started) / 1000);
-
-    console.log(
-      `checkPayment: ${Math.round(hot)} ops/s (repeat consumer), ${Math.round(cold)} ops/s (new consumers), ` +
-        `${Math.round(refusals)} ops/s (refused at the header amount)`,
-    );
-    expect(hot).toBeGreaterThan(500);
   });
 });

@@ -146,7 +146,7 @@ describe('accept and pay on the embedded ledger', () => {
     const other = walletFor(server.url);
     await fund(server.url, other.address, 50);
     const res = await accept(order, await paymentHeader(server.url, other, order, config));
-    expect([res.status, res.body.error]).toEqual([403, 'UNAUTHORIZED_ACCESS']);
+    expect([res.status, res.body.error, res.body.details?.reason]).toEqual([403, 'UNAUTHORIZED_ACCESS', 'authority']);
   });
 
   it('UNAUTHORIZED_ACCESS (403): a clientWallet other than the signing wallet; another wallet than the order’s consumer', async () => {
@@ -155,8 +155,13 @@ describe('accept and pay on the embedded ledger', () => {
     const other = walletFor(server.url);
     const claimed = await p.client.rest('POST', `/api/orders/${order.id}/accept`, { clientWallet: other.address, paymentMethod: 'usdc', paymentHeader: header });
     expect([claimed.status, claimed.body.error]).toEqual([403, 'UNAUTHORIZED_ACCESS']);
-    const stranger = await other.rest('POST', `/api/orders/${order.id}/accept`, { clientWallet: other.address, paymentMethod: 'usdc', paymentHeader: header });
-    expect([stranger.status, stranger.body.error]).toEqual([403, 'UNAUTHORIZED_ACCESS']);
+    expect(claimed.body.message).toBe('clientWallet must be the signing wallet');
+    // The stranger pays with a valid transfer of their own, so only the consumer-only rule can refuse it.
+    await fund(server.url, other.address, 50);
+    const strangersHeader = await paymentHeader(server.url, other, order, config);
+    const stranger = await other.rest('POST', `/api/orders/${order.id}/accept`, { clientWallet: other.address, paymentMethod: 'usdc', paymentHeader: strangersHeader });
+    expect([stranger.status, stranger.body.error, stranger.body.message]).toEqual([403, 'UNAUTHORIZED_ACCESS', 'Only the consumer of this order can accept it']);
+    expect(await usdcBalance(server.url, other.address, config)).toBe(50_000_000n);
     expect((await acceptOrder(server.url, p, order, header)).status).toBe(200); // nothing was used up
   });
 
