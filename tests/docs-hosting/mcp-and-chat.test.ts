@@ -192,14 +192,17 @@ describe('chat panel: POST {site}/_chat', () => {
   });
 
   it('a preview cannot raise the limits: every ref counts against the default branch’s agent.limits', async () => {
-    const repo = repos.find((r) => r.dir === sources.get('chatty'))!;
+    // A site of its own with one question an hour, used up on the default branch here.
+    const key = await withAgent('frugal', 'sk-test-openai', { limits: { ip: 100, repo: 1 } });
+    expect((await ask('acme/frugal', { question: 'How do I install it?' })).status).toBe(200);
+    const repo = repos.find((r) => r.dir === sources.get('frugal'))!;
     repo.git('checkout', '-q', '-b', 'generous');
-    repo.write({ 'docs.json': JSON.stringify({ name: 'chatty', agent: { key: agentKey, limits: { ip: 100_000, repo: 100_000 } } }) });
+    repo.write({ 'docs.json': JSON.stringify({ name: 'frugal', agent: { key, limits: { ip: 100_000, repo: 100_000 } } }) });
     repo.commit('generous limits');
     repo.git('checkout', '-q', 'main');
-    await published(rest, 'acme/chatty', 'generous');
-    const res = await ask('acme/chatty~generous', { question: 'Still limited?' });
-    expect(res.status).toBe(429);
+    await published(rest, 'acme/frugal', 'generous');
+    const res = await ask('acme/frugal~generous', { question: 'Still limited?' });
+    expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([429, 'RATE_LIMIT_EXCEEDED']);
   });
 
   it('limits questions per client IP per hour (agent.limits.ip)', async () => {
