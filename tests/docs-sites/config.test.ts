@@ -10,7 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, validateFrontmatter } from '../../sites/config/load.ts';
 import { formatProblem, formatProblems, formatSummary, shouldFail } from '../../sites/config/problems.ts';
-import { pathAnswer } from '../../sites/config/routes.ts';
+import { isInternal, normalizeRoute, pathAnswer, routeOfFile } from '../../sites/config/routes.ts';
 import { docsConfigSchema, type DocsConfig } from '../../sites/config/schema/index.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -520,5 +520,35 @@ describe('redirect precedence (pathAnswer: the rule docs check, the build and ho
   it('a `redirects` entry applies only where there is no file', () => {
     expect(pathAnswer({ redirect: '/elsewhere' })).toEqual({ by: 'redirects', to: '/elsewhere' });
     expect(pathAnswer({})).toBeUndefined();
+  });
+});
+
+describe('site paths (normalizeRoute, routeOfFile, isInternal)', () => {
+  it('tolerates slashes, drops `.md`/`.mdx`, a final `/index`, the query and the fragment', () => {
+    expect(['guides/start/', '/guides//start', '/guides/start.mdx', '/guides/start.MD', '/guides/start/index', '/guides/start?x=1#top'].map(normalizeRoute)).toEqual(
+      Array(6).fill('/guides/start'),
+    );
+    expect(['', '/', 'index', '/index.mdx', '#top'].map(normalizeRoute)).toEqual(Array(5).fill('/'));
+  });
+
+  it('only a whole suffix or segment is dropped: `.md` inside a name and `/indexing` stay', () => {
+    expect(normalizeRoute('/v1.md-notes')).toBe('/v1.md-notes');
+    expect(normalizeRoute('/indexing')).toBe('/indexing');
+    expect(normalizeRoute('/guides/index-of-terms')).toBe('/guides/index-of-terms');
+  });
+
+  it('decodes percent-encoded paths, and keeps a malformed escape as written', () => {
+    expect(normalizeRoute('/caf%C3%A9')).toBe('/café');
+    expect(normalizeRoute('/100%')).toBe('/100%');
+  });
+
+  it('routes page files, with either slash', () => {
+    expect(['guides/start.mdx', 'guides\\start.mdx'].map(routeOfFile)).toEqual(['/guides/start', '/guides/start']);
+    expect(['index.mdx', 'guides/index.mdx'].map(routeOfFile)).toEqual(['/', '/guides']);
+  });
+
+  it('tells links that stay on the site from external ones', () => {
+    expect(['/guide', 'guide', '#top', '../x'].map(isInternal)).toEqual([true, true, true, true]);
+    expect(['https://example.com', '//cdn.example.com/x', 'mailto:a@example.com'].map(isInternal)).toEqual([false, false, false]);
   });
 });
