@@ -74,6 +74,9 @@ export function openRateLimiter(config: Pick<Config, 'database' | 'rateLimits'>,
   if (config.rateLimits === 'off') return unlimited;
   if (config.database.kind !== 'postgresql') return memoryLimiter();
   const pool = new pg.Pool({ connectionString: config.database.url, max: 5 });
+  // An idle connection the server drops (a restart, a terminated backend) must not crash the process: the pool
+  // replaces it, and a failing store falls back to counting in memory.
+  pool.on('error', (err) => log.warn({ err }, 'rate-limit store connection lost'));
   const limiter = postgresLimiter({ kind: 'postgres', pool, onStoreError: (err, rule) => log.warn({ err, rule: rule.name }, 'rate-limit store failed; counting in memory') });
   return { consume: limiter.consume, close: () => limiter.close().then(() => pool.end()) };
 }
