@@ -1,0 +1,99 @@
+/**
+ * The order rules that mutation testing showed untested (docs/orders-and-payments.md): who may complete an order,
+ * the body wallet of complete and cancel, which agent's statistics a completion or a review changes, and the list
+ * filters. Each case sets up its own parties on one server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acceptOrder, agentAndConsumer, createOrder, fund, type Parties } from '../helpers/orders.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+let server: TestServer;
+let bystander: Parties;
+
+beforeAll(async () => {
+  server = await startTestServer({ rateLimits: 'off' });
+  bystander = await agentAndConsumer(server.url);
+});
+afterAll(() => server?.destroy());
+
+/** Parties with a funded consumer and one order of theirs, paid and delivered. */
+async function deliveredOrder() {
+  const p = await agentAndConsumer(server.url);
+  await fund(server.url, p.client.address, 50);
+  const order = await createOrder(p, { price: 10 });
+  expect((await acceptOrder(server.url, p, order)).status).toBe(200);
+  const delivered = await p.agent.rest('POST', `/api/orders/${order.id}/deliver`, { agentWallet: p.agent.address, result: 'Done' });
+  expect(delivered.status).toBe(200);
+  return { p, order };
+}
+
+const stats = async (agentId: string) => (await fetch(`${server.url}/api/agents/${agentId}`)).json() as Promise<{ completedOrders: number; rating: number; reviewCount?: number }>;
+
+describe('complete', () => {
+  it("only the consumer completes a delivered order: the agent's own attempt is 403 and changes nothing", async () => {
+    const { p, order } = await deliveredOrder();
+    const byAgent = await p.agent.rest('POST', `/api/orders/${order.id}/complete`, {});
+    expect([byAgent.status, byAgent.body.error, byAgent.body.message]).toEqual([403, 'UNAUTHORIZED_ACCESS', 'Only the consumer can complete this order']);
+    expect((await p.client.rest('GET', `/api/orders/${order.id}`)).body.status).toBe('DELIVERED');
+    expect((await p.client.rest('POST', `/api/orders/${order.id}/complete`, {})).body.status).toBe('COMPLETED');
+  });
+
+  it('a clientWallet in the body must be the signer', async () => {
+    const { p, order } = await deliveredOrder();
+    const res = await p.client.rest('POST', `/api/orders/${order.id}/complete`, { clientWallet: p.agent.address });
+    expect([res.status, res.body.error, res.body.message]).toEqual([403, 'UNAUTHORIZED_ACCESS', 'clientWallet must be the signing wallet']);
+    expect((await p.client.rest('GET', `/api/orders/${order.id}`)).body.status).toBe('DELIVERED');
+  });
+
+  it("counts the completion for the order's agent only", async () => {
+    const { p, order } = await deliveredOrder();
+    const [mine, theirs] = [await stats(p.agentId), await stats(bystander.agentId)];
+    expect((await p.client.rest('POST', `/api/orders/${order.id}/complete`, { clientWallet: p.client.address })).status).toBe(200);
+    expect((await stats(p.agentId)).completedOrders).toBe(mine.completedOrders + 1);
+    expect(await stats(bystander.agentId)).toEqual(theirs);
+  });
+});
+
+describe('review', () => {
+  it("changes the rating of the order's agent only", async () => {
+    const { p, order } = await deliveredOrder();
+    const theirs = await stats(bystander.agentId);
+    const res = await p.client.rest('POST', `/api/orders/${order.id}/review`, { clientWallet: p.client.address, rating: 2, comment: 'Slow' });
+    expect(res.status).toBe(201);
+    expect(await stats(p.agentId)).toMatchObject({ rating: 2, completedOrders: 1 });
+    expect(await stats(bystander.agentId)).toEqual(theirs);
+  });
+});
+
+describe('cancel', () => {
+  it('a wallet in the body must be the signer; either party may cancel an unpaid order', async () => {
+    const p = await agentAndConsumer(server.url);
+    const order = await createOrder(p);
+    const mismatch = await p.client.rest('POST', `/api/orders/${order.id}/cancel`, { wallet: p.agent.address });
+    expect([mismatch.status, mismatch.body.error, mismatch.body.message]).toEqual([403, 'UNAUTHORIZED_ACCESS', 'wallet must be the signing wallet']);
+    expect((await p.client.rest('GET', `/api/orders/${order.id}`)).body.status).toBe('PENDING');
+    expect((await p.agent.rest('POST', `/api/orders/${order.id}/cancel`, { wallet: p.agent.address })).body.status).toBe('CANCELLED');
+  });
+});
+
+describe('list filters', () => {
+  it('agentWallet and clientWallet narrow the caller’s orders', async () => {
+    // One consumer with orders from two agents.
+    const first = await agentAndConsumer(server.url);
+    const second = await agentAndConsumer(server.url);
+    const sameClient: Parties = { ...second, client: first.client };
+    const conversation = await first.client.rest('POST', '/api/conversations', { agentId: second.agentId, clientWallet: first.client.address, initialMessage: 'Hi' });
+    sameClient.conversationId = conversation.body.id;
+    const a = await createOrder(first);
+    const b = await createOrder(sameClient);
+    const ids = async (query: string) => ((await first.client.rest('GET', `/api/orders?${query}`)).body.orders as { id: string }[]).map((o) => o.id);
+    expect((await ids('limit=100')).sort()).toEqual([a.id, b.id].sort());
+    expect(await ids(`agentWallet=${first.agent.address}`)).toEqual([a.id]);
+    expect(await ids(`agentWallet=${second.agent.address}`)).toEqual([b.id]);
+    expect(await ids(`clientWallet=${first.client.address}&agentWallet=${second.agent.address}`)).toEqual([b.id]);
+    // The second agent sees only its own order, and none for another consumer.
+    const agentIds = async (query: string) => ((await second.agent.rest('GET', `/api/orders?${query}`)).body.orders as { id: string }[]).map((o) => o.id);
+    expect(await agentIds(`clientWallet=${first.client.address}`)).toEqual([b.id]);
+    expect(await agentIds(`clientWallet=${second.client.address}`)).toEqual([]);
+  });
+});
