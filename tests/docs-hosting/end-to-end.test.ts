@@ -189,6 +189,12 @@ describe('serving', () => {
     expect([unknownRef.status, unknownRef.text.includes('href="/~beta"')]).toEqual([404, true]); // the refs, as this host serves them
     expect((await rest('POST', '/api/docs/domains', { hostname: 'docs.acme.test', owner: 'acme', repo: 'widgets' })).status).toBe(409);
     expect((await rest('GET', '/api/docs/repositories/acme/widgets')).body.domains).toEqual(['docs.acme.test']);
+    // Another organization cannot remove it, nor learn more than that it maps no such domain.
+    const other = restClient(server.url, (await createOrganization(server, 'Squatter')).apiKey);
+    const foreign = await other('DELETE', '/api/docs/domains/docs.acme.test');
+    expect([foreign.status, foreign.body.error, foreign.body.details]).toEqual([404, 'NOT_FOUND', { reason: 'domain' }]);
+    expect((await page('/guide', { host: 'docs.acme.test' })).status).toBe(200);
+    expect((await rest('DELETE', '/api/docs/domains/unmapped.acme.test')).body).toMatchObject({ error: 'NOT_FOUND', details: { reason: 'domain' } });
     expect((await rest('DELETE', '/api/docs/domains/docs.acme.test')).status).toBe(204);
     expect((await page('/guide', { host: 'docs.acme.test' })).status).not.toBe(200);
   });

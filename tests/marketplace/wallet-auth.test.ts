@@ -88,4 +88,17 @@ describe('used signatures', () => {
     await until(async () => (await remembered(expired)) === null);
     expect(await remembered(live)).not.toBeNull();
   });
+
+  it('a database failure while using up a signature is an error, never taken for a replay', async () => {
+    const database = await createTestDatabase();
+    const own = await openDatabase(database.config);
+    try {
+      const auth = new WalletAuthService(own);
+      const request = await signed('POST', '/api/agents/register', Date.now());
+      await own.close();
+      await expect(auth.authenticate(request)).rejects.toThrow();
+    } finally {
+      await database.drop();
+    }
+  });
 });

@@ -210,6 +210,14 @@ describe('timestamp window: at most 5 minutes old, at most 30 seconds ahead', ()
     expect(error.message).toMatch(/future/);
   });
 
+  it('by default (no options, the real clock) refuses a timestamp more than 30 seconds ahead or 5 minutes old', async () => {
+    const real = createWalletVerifier();
+    const at = (offset: number) => signedRequest('POST', '/api/orders', { at: Date.now() + offset });
+    expect(outcome(await at(THIRTY_SECONDS + 5_000), real)).toBe('expired');
+    expect(outcome(await at(-FIVE_MINUTES - 5_000), real)).toBe('expired');
+    expect(outcome(await at(THIRTY_SECONDS - 5_000), real)).toBe('ok');
+  });
+
   it('takes maxAgeMs and maxAheadMs', async () => {
     const strict = createWalletVerifier({ now: () => NOW, maxAgeMs: 1_000, maxAheadMs: 0 });
     expect(outcome(await signedRequest('GET', '/', { at: NOW - 1_000 }), strict)).toBe('ok');

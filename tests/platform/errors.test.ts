@@ -37,6 +37,12 @@ describe('authentication: Authorization: Bearer <organization API key>', () => {
     expect(res.status).toBe(401);
   });
 
+  it('reads the header as `Bearer`, whitespace, the key: any case, extra spaces and a trailing space tolerated, nothing else', async () => {
+    const status = async (authorization: string) => (await rest('GET', '/employee-resources', undefined, { authorization })).status;
+    for (const accepted of [`Bearer ${apiKey}`, `bearer ${apiKey}`, `Bearer   ${apiKey}`, `Bearer \t${apiKey}`, `Bearer ${apiKey} `]) expect(await status(accepted), accepted).toBe(200);
+    for (const refused of [`xBearer ${apiKey}`, `Token Bearer ${apiKey}`, `Bearer ${apiKey} junk`, `Bearer ${apiKey}x`, `Bearer`, `Bearer${apiKey}`]) expect(await status(refused), refused).toBe(401);
+  });
+
   it('creates nothing for an unauthenticated request', async () => {
     const input = employee();
     await restClient(server.url, null)('POST', '/employee-resources', input);

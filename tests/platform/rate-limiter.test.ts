@@ -4,7 +4,8 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RATE_RULES } from '../../server/marketplace/rate-limits.ts';
+import { countCall, enforceRateLimit, ipKey, RATE_RULES } from '../../server/marketplace/rate-limits.ts';
+import { AppError } from '../../server/platform/errors.ts';
 import { createRateLimiter, type RateLimiter } from '../../server/platform/rate-limiter.ts';
 import { commonBehaviour, consumeTimes, expectRefused, other, uniqueKey } from './rate-limiter-behaviour.ts';
 
@@ -21,6 +22,71 @@ describe('RATE_RULES', () => {
       'orders.accept': [10, 60],
       default: [120, 60],
     });
+  });
+});
+
+describe('the headers and the refusal of a counted call (marketplace/rate-limits.ts)', () => {
+  /** The headers a call's answer got. */
+  const answer = (headersSent = false) => {
+    const headers: Record<string, number | string> = {};
+    return { headers, headersSent, setHeader: (name: string, value: number | string) => (headers[name] = value) };
+  };
+
+  it('an allowed call gets X-RateLimit-Limit, -Remaining and -Reset, and no Retry-After', async () => {
+    const limiter = createRateLimiter({ kind: 'memory' });
+    const res = answer();
+    await countCall(limiter, res, 'agents.register', uniqueKey());
+    expect(Object.keys(res.headers).sort()).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
+    expect(res.headers).toMatchObject({ 'X-RateLimit-Limit': 5, 'X-RateLimit-Remaining': 4 });
+    await limiter.close();
+  });
+
+  it('beyond the limit: 429 RATE_LIMIT_EXCEEDED naming the wait, with the limit and Retry-After', async () => {
+    const limiter = createRateLimiter({ kind: 'memory' });
+    const key = uniqueKey();
+    for (let i = 0; i < 5; i++) await enforceRateLimit(limiter, answer(), 'agents.register', key);
+    const res = answer();
+    const refusal = await enforceRateLimit(limiter, res, 'agents.register', key).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(AppError);
+    const { code, message, details } = refusal as AppError;
+    const wait = res.headers['Retry-After'];
+    expect(wait).toBeGreaterThan(0);
+    expect([code, message, details]).toEqual(['RATE_LIMIT_EXCEEDED', `Too many requests: retry in ${wait} s`, { limit: 5, retryAfterSeconds: wait }]);
+    expect(res.headers['X-RateLimit-Remaining']).toBe(0);
+    await limiter.close();
+  });
+
+  it('sets nothing once the answer has gone out', async () => {
+    const limiter = createRateLimiter({ kind: 'memory' });
+    const res = answer(true);
+    await countCall(limiter, res, undefined, uniqueKey());
+    expect(res.headers).toEqual({});
+    await limiter.close();
+  });
+
+  it('callers without a wallet are counted per IP address', () => {
+    expect([ipKey('203.0.113.7'), ipKey('198.51.100.1')]).toEqual(['ip:203.0.113.7', 'ip:198.51.100.1']);
+  });
+});
+
+describe('rules', () => {
+  it('refuses a rule with a malformed name, fewer than 1 point or a duration under 1 s, before counting anything', async () => {
+    const limiter = createRateLimiter({ kind: 'memory' });
+    const bad = [
+      [{ name: 'has space', points: 1, durationSeconds: 1 }, /invalid rate rule name/],
+      [{ name: '', points: 1, durationSeconds: 1 }, /invalid rate rule name/],
+      [{ name: 'x'.repeat(65), points: 1, durationSeconds: 1 }, /invalid rate rule name/],
+      [{ name: 'a.b\nc', points: 1, durationSeconds: 1 }, /invalid rate rule name/],
+      [{ name: 'zero.points', points: 0, durationSeconds: 1 }, /points must be a positive integer/],
+      [{ name: 'half.points', points: 1.5, durationSeconds: 1 }, /points must be a positive integer/],
+      [{ name: 'zero.duration', points: 1, durationSeconds: 0 }, /durationSeconds must be a positive integer/],
+    ] as const;
+    for (const [rule, message] of bad) await expect(limiter.consume(rule, uniqueKey()), rule.name).rejects.toThrow(message);
+    expect(await limiter.consume({ name: 'ok.Rule_1-x', points: 1, durationSeconds: 1 }, uniqueKey())).toMatchObject({ allowed: true });
+    await limiter.close();
   });
 });
 
