@@ -95,9 +95,11 @@ describe('used signatures', () => {
     try {
       const auth = new WalletAuthService(own);
       const request = await signed('POST', '/api/agents/register', Date.now());
-      await own.close();
+      // The database goes away: PGlite closed, a PostgreSQL database dropped (a closed pool would reconnect).
+      await (database.config.kind === 'pglite' ? own.close() : database.drop());
       await expect(auth.authenticate(request)).rejects.toThrow();
     } finally {
+      await own.close();
       await database.drop();
     }
   });
