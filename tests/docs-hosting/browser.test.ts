@@ -3,15 +3,11 @@
  * git repository: reading and navigating it, its search under the hosted base path, and the chat panel answering
  * through the server and a model provider's stand-in on 127.0.0.1. No request leaves the server's origin.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultDocsConfig } from '../../server/platform/config.ts';
 import { HAS_CHROMIUM, launchChromium, NO_CHROMIUM, seriousViolations } from '../helpers/browser.ts';
 import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
-import { published } from '../helpers/hosting.ts';
+import { hostingConfig, published } from '../helpers/hosting.ts';
 import { startModelStandIn, type ModelStandIn } from '../helpers/model-stand-in.ts';
 import { restClient } from '../helpers/rest.ts';
 import { createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
@@ -30,7 +26,7 @@ describe.skipIf(!HAS_CHROMIUM)('a published site in a browser', () => {
     models = await startModelStandIn({ keys: { openai: 'sk-handbook' } });
     server = await startTestServer({
       rateLimits: 'off',
-      docs: { ...defaultDocsConfig({ kind: 'pglite', dataDir: '' }), workDir: mkdtempSync(join(tmpdir(), 'docs-browser-')), allowLocalSources: true, providerUrls: { openai: models.baseUrl('openai') } },
+      docs: hostingConfig({ providerUrls: { openai: models.baseUrl('openai') } }),
     });
     const rest = restClient(server.url, (await createOrganization(server)).apiKey);
     repo = createGitRepo();

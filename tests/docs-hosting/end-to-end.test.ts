@@ -4,13 +4,10 @@
  * built by the real renderer in build processes, served by the real server per ref, on a vanity subdomain and on
  * a custom domain; redirects, failed builds, webhooks, caching headers and helpful 404s.
  */
-import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultDocsConfig } from '../../server/platform/config.ts';
 import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
-import { get, published, pushWebhook, settled, type Build } from '../helpers/hosting.ts';
+import { get, hostingConfig, published, pushWebhook, settled, type Build } from '../helpers/hosting.ts';
 import { restClient, type Rest } from '../helpers/rest.ts';
 import { breakDatabase, createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -52,7 +49,7 @@ beforeAll(async () => {
 
   server = await startTestServer({
     rateLimits: 'off',
-    docs: { ...defaultDocsConfig({ kind: 'pglite', dataDir: '' }), workDir: mkdtempSync(join(tmpdir(), 'docs-hosting-')), allowLocalSources: true, vanityDomain: 'docs.test', buildConcurrency: 2 },
+    docs: hostingConfig({ vanityDomain: 'docs.test', buildConcurrency: 2 }),
   });
   rest = restClient(server.url, (await createOrganization(server)).apiKey);
   const created = await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'widgets', source: repo.dir });

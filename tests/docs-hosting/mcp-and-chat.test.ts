@@ -4,15 +4,11 @@
  * questions answered from the site's pages through a registered model provider (a stand-in of the providers' HTTP
  * APIs on 127.0.0.1), with the hourly limits of `agent.limits`.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultDocsConfig } from '../../server/platform/config.ts';
 import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
-import { published } from '../helpers/hosting.ts';
+import { hostingConfig, published } from '../helpers/hosting.ts';
 import { startModelStandIn, type ModelStandIn } from '../helpers/model-stand-in.ts';
 import { restClient, type Rest } from '../helpers/rest.ts';
 import { createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
@@ -45,13 +41,10 @@ beforeAll(async () => {
   models = await startModelStandIn({ keys: { openai: 'sk-test-openai', anthropic: 'sk-ant-test' } });
   server = await startTestServer({
     rateLimits: 'off',
-    docs: {
-      ...defaultDocsConfig({ kind: 'pglite', dataDir: '' }),
-      workDir: mkdtempSync(join(tmpdir(), 'docs-agents-')),
-      allowLocalSources: true,
+    docs: hostingConfig({
       buildConcurrency: 2,
       providerUrls: { openai: models.baseUrl('openai'), anthropic: models.baseUrl('anthropic') },
-    },
+    }),
   });
   rest = restClient(server.url, (await createOrganization(server)).apiKey);
   await Promise.all([publishSite('gizmo', { name: 'Gizmo' }), publishSite('closed', { name: 'Closed', mcp: { enabled: false } })]);

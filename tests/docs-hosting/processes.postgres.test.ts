@@ -16,8 +16,8 @@ afterAll(() => repos.forEach((repo) => repo.cleanup()));
 describe('two servers on one PostgreSQL', () => {
   it('a site published through one is served by the other (built files live in the database)', async () => {
     const { config: database, drop } = await createTestDatabase();
-    const a = await startServer({ ...testConfig(database), rateLimits: 'off', docs: hostingConfig(database) }, createLogger('silent'));
-    const b = await startServer({ ...testConfig(database), rateLimits: 'off', docs: { ...hostingConfig(database), buildConcurrency: 1 } }, createLogger('silent'));
+    const a = await startServer({ ...testConfig(database), rateLimits: 'off', docs: hostingConfig() }, createLogger('silent'));
+    const b = await startServer({ ...testConfig(database), rateLimits: 'off', docs: hostingConfig({ buildConcurrency: 1 }) }, createLogger('silent'));
     try {
       const rest = restClient(a.url, (await createOrganization(a)).apiKey);
       const repo = smallDocsRepo();

@@ -31,7 +31,7 @@ describe('the docs CLI against a running server', () => {
   let server: TestServer;
   let apiKey: string;
   beforeAll(async () => {
-    server = await startTestServer({ rateLimits: 'off', docs: hostingConfig({ kind: 'pglite', dataDir: '' }) });
+    server = await startTestServer({ rateLimits: 'off', docs: hostingConfig() });
     apiKey = (await createOrganization(server)).apiKey;
   });
   afterAll(() => server?.destroy());
@@ -132,7 +132,7 @@ describe('a server killed in the middle of a build', () => {
 
 describe('a build whose lease is taken over', () => {
   it('stops, and only the attempt that holds the build finishes it', async () => {
-    const server = await startTestServer({ rateLimits: 'off', docs: { ...hostingConfig({ kind: 'pglite', dataDir: '' }), leaseMs: 3000 } });
+    const server = await startTestServer({ rateLimits: 'off', docs: hostingConfig({ leaseMs: 3000 }) });
     try {
       const rest = restClient(server.url, (await createOrganization(server)).apiKey);
       const repo = docsRepo(30);

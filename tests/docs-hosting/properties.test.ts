@@ -3,15 +3,11 @@
  * webhook, site paths, the chat panel, MCP) never answer 500, answer the documented error body, and change nothing;
  * validly keyed writes with near-valid bodies are often accepted, and then add exactly their row.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultDocsConfig } from '../../server/platform/config.ts';
 import { DocsAgent, DocsBuild, DocsDeployment, DocsDomain, DocsRepository } from '../../server/docs-hosting/entities.ts';
 import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
-import { published } from '../helpers/hosting.ts';
+import { hostingConfig, published } from '../helpers/hosting.ts';
 import { restClient, type Rest } from '../helpers/rest.ts';
 import { createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -21,7 +17,7 @@ let repo: GitFixture;
 let apiKey: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ docs: { ...defaultDocsConfig({ kind: 'pglite', dataDir: '' }), workDir: mkdtempSync(join(tmpdir(), 'docs-props-')), allowLocalSources: true } });
+  server = await startTestServer({ docs: hostingConfig() });
   apiKey = (await createOrganization(server)).apiKey;
   rest = restClient(server.url, apiKey);
   repo = createGitRepo();

@@ -5,14 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
-import { defaultDocsConfig, type DatabaseConfig } from '../../server/platform/config.ts';
+import { defaultDocsConfig, type DocsConfig } from '../../server/platform/config.ts';
 import type { Rest } from './rest.ts';
 
-/** Docs hosting's settings for a test server: its own work dir, and local git sources allowed. */
-export const hostingConfig = (database: DatabaseConfig) => ({
-  ...defaultDocsConfig(database),
-  workDir: mkdtempSync(join(tmpdir(), 'docs-procs-')),
+/** Docs hosting's settings for a test server: a work dir of its own, local git sources allowed, `overrides` on top. */
+export const hostingConfig = (overrides: Partial<DocsConfig> = {}): DocsConfig => ({
+  // The database only decides allowLocalSources, which every test server allows.
+  ...defaultDocsConfig({ kind: 'pglite', dataDir: '' }),
+  workDir: mkdtempSync(join(tmpdir(), 'docs-hosting-')),
   allowLocalSources: true,
+  ...overrides,
 });
 
 /** A committed git repository of `pages` small pages (a home page and page-1, page-2, …); the caller cleans it up. */

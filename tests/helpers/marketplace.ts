@@ -38,4 +38,4 @@ export const registration = (walletAddress: string, overrides: Partial<AgentRegi
 });
 
 /** Status and error code of a refused REST call, to assert both at once: `[403, 'UNAUTHORIZED_ACCESS']`. */
-export const refusal = (res: { status: number; body?: { error?: unknown } }) => [res.status, res.body?.error];
+export const statusAndError = (res: { status: number; body?: { error?: unknown } }) => [res.status, res.body?.error];

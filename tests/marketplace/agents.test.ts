@@ -3,7 +3,7 @@ import { createMarketplaceClient } from '../../client-sdk/index.ts';
 import { randomUUID } from 'node:crypto';
 import { Agent, Order } from '../../server/marketplace/entities.ts';
 import { breakDatabase, startTestServer, type TestServer } from '../helpers/server.ts';
-import { registration, walletFor, type Wallet, refusal } from '../helpers/marketplace.ts';
+import { registration, walletFor, type Wallet, statusAndError } from '../helpers/marketplace.ts';
 
 let server: TestServer;
 let owner: Wallet;
@@ -130,13 +130,13 @@ describe('PATCH and DELETE /api/agents/:id', () => {
     expect(res.body).toEqual({ id: agentId, updatedAt: expect.any(String) });
     expect(await owner.sdk.agents.get(agentId)).toMatchObject({ tagline: 'Now with certified translators', basePrice: 30 });
     const stranger = walletFor(server.url);
-    expect(refusal(await stranger.rest('PATCH', `/api/agents/${agentId}`, { name: 'Mine now' }))).toEqual([403, 'UNAUTHORIZED_ACCESS']);
+    expect(statusAndError(await stranger.rest('PATCH', `/api/agents/${agentId}`, { name: 'Mine now' }))).toEqual([403, 'UNAUTHORIZED_ACCESS']);
   });
 
   it('deletes for the owner (204, no body), then 404 and gone from search', async () => {
     const wallet = walletFor(server.url);
     const { id } = await wallet.sdk.agents.register(registration(wallet.address, { name: 'Ephemeral' }));
-    expect(refusal(await walletFor(server.url).rest('DELETE', `/api/agents/${id}`))).toEqual([403, 'UNAUTHORIZED_ACCESS']);
+    expect(statusAndError(await walletFor(server.url).rest('DELETE', `/api/agents/${id}`))).toEqual([403, 'UNAUTHORIZED_ACCESS']);
     const res = await wallet.rest('DELETE', `/api/agents/${id}`);
     expect(res.status).toBe(204);
     expect(res.body).toBeUndefined();

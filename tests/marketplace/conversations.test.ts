@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedHeaders } from '../../client-sdk/index.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { registration, walletFor, type Wallet, refusal } from '../helpers/marketplace.ts';
+import { registration, walletFor, type Wallet, statusAndError } from '../helpers/marketplace.ts';
 
 let server: TestServer;
 let provider: Wallet;
@@ -45,7 +45,7 @@ describe('POST /api/conversations', () => {
 
   it("refuses a clientWallet that is not the caller's (403) and an unknown agent (404)", async () => {
     const other = walletFor(server.url);
-    expect(refusal(await consumer.rest('POST', '/api/conversations', { agentId, clientWallet: other.address, initialMessage: 'hi' }))).toEqual([403, 'UNAUTHORIZED_ACCESS']);
+    expect(statusAndError(await consumer.rest('POST', '/api/conversations', { agentId, clientWallet: other.address, initialMessage: 'hi' }))).toEqual([403, 'UNAUTHORIZED_ACCESS']);
     const res = await consumer.rest('POST', '/api/conversations', {
       agentId: '00000000-0000-4000-8000-000000000000',
       clientWallet: consumer.address,
@@ -113,9 +113,9 @@ describe('messages', () => {
   it("refuses a senderWallet that is not the caller's, and non-participants (403)", async () => {
     const { body: conversation } = await open();
     const stranger = walletFor(server.url);
-    expect(refusal(await consumer.rest('POST', `/api/conversations/${conversation.id}/messages`, { senderWallet: provider.address, content: 'x', messageType: 'TEXT' }))).toEqual([403, 'UNAUTHORIZED_ACCESS']);
-    expect(refusal(await stranger.rest('POST', `/api/conversations/${conversation.id}/messages`, { senderWallet: stranger.address, content: 'x', messageType: 'TEXT' }))).toEqual([403, 'UNAUTHORIZED_ACCESS']);
-    expect(refusal(await stranger.rest('GET', `/api/conversations/${conversation.id}/messages`))).toEqual([403, 'UNAUTHORIZED_ACCESS']);
+    expect(statusAndError(await consumer.rest('POST', `/api/conversations/${conversation.id}/messages`, { senderWallet: provider.address, content: 'x', messageType: 'TEXT' }))).toEqual([403, 'UNAUTHORIZED_ACCESS']);
+    expect(statusAndError(await stranger.rest('POST', `/api/conversations/${conversation.id}/messages`, { senderWallet: stranger.address, content: 'x', messageType: 'TEXT' }))).toEqual([403, 'UNAUTHORIZED_ACCESS']);
+    expect(statusAndError(await stranger.rest('GET', `/api/conversations/${conversation.id}/messages`))).toEqual([403, 'UNAUTHORIZED_ACCESS']);
   });
 
   it('counts only one first reply when the agent answers concurrently', async () => {
