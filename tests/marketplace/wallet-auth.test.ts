@@ -39,15 +39,6 @@ const keyHash = (method: string, url: string, at: number) => createHash('sha256'
 
 const remembered = async (hash: string) => db.em().findOne(UsedSignature, { keyHash: hash });
 
-/** Waits for the clean-up a request starts off its path (at most once a minute per process). */
-async function until(condition: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe('used signatures', () => {
   it('a signed POST is remembered until its timestamp could no longer be accepted', async () => {
     const auth = new WalletAuthService(db);
@@ -85,7 +76,8 @@ describe('used signatures', () => {
       { keyHash: live, expiresAt: new Date(Date.now() + 60_000) },
     ]);
     await new WalletAuthService(db).authenticate(await signed('POST', '/api/conversations', Date.now()));
-    await until(async () => (await remembered(expired)) === null);
+    // The clean-up runs off the request's path: wait for it.
+    await expect.poll(() => remembered(expired), { timeout: 5_000 }).toBeNull();
     expect(await remembered(live)).not.toBeNull();
   });
 
