@@ -6,12 +6,12 @@
  * every request), validation and JSON serialization.
  */
 import type { RunningServer } from '../../server/app.ts';
-import type { ThrowawayDatabase } from './shared/databases.ts';
-import { secondsSince } from './shared/format.ts';
-import { measureAutocannon, measureDirect } from './shared/measure.ts';
-import { printMeasurements, printRatios } from './shared/report.ts';
-import { startBenchServer } from './shared/server.ts';
-import type { Measurement } from './shared/stats.ts';
+import type { ThrowawayDatabase } from './common/databases.ts';
+import { secondsSince } from './common/format.ts';
+import { measureAutocannon, measureDirect } from './common/measure.ts';
+import { printMeasurements, printRatios } from './common/report.ts';
+import { startBenchServer } from './common/server.ts';
+import type { Measurement } from './common/stats.ts';
 import { setUpMarketplace } from './marketplace/index.ts';
 import { setUpResources } from './resources.ts';
 

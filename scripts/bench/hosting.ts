@@ -22,10 +22,10 @@ import { defaultDocsConfig } from '../../server/platform/config.ts';
 import { buildSearchIndex, SiteSearch } from '../../server/docs-hosting/serving/search.ts';
 import { createGitRepo } from '../lib/git-fixture.ts';
 import { generateSite, writeOurSource } from './docs/site.ts';
-import { integer, milliseconds, seconds } from './shared/format.ts';
-import { measureAutocannon } from './shared/measure.ts';
-import { startBenchServer } from './shared/server.ts';
-import { ascending, percentile, type Measurement } from './shared/stats.ts';
+import { integer, milliseconds, seconds } from './common/format.ts';
+import { measureAutocannon } from './common/measure.ts';
+import { startBenchServer } from './common/server.ts';
+import { ascending, percentile, type Measurement } from './common/stats.ts';
 
 const PAGES = 100;
 const CONNECTIONS = 10;

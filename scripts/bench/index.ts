@@ -2,7 +2,7 @@
  * `npm run bench`: what the HTTP stack costs on top of the database work, the orders and payments path, wallet
  * signatures and documentation sites. Each part prints its own table:
  *
- *   API (api.ts), on each database (shared/databases.ts: embedded PGlite in a fresh temp data dir, and
+ *   API (api.ts), on each database (common/databases.ts: embedded PGlite in a fresh temp data dir, and
  *   PostgreSQL when it can be reached), the real server in-process with rate limits off, each scenario with
  *   10 operations in flight for 5 s after a 1 s warm-up, over HTTP (autocannon, in a worker thread) and
  *   through the services:
@@ -31,8 +31,8 @@ import { benchHosting } from './hosting.ts';
 import { SEEDED_AGENTS } from './marketplace/seed.ts';
 import { benchOrders } from './orders/index.ts';
 import { SEEDED_EMPLOYEES } from './resources.ts';
-import { createPgliteDatabase, onPostgresIfReachable } from './shared/databases.ts';
-import { integer, machineLoad, secondsSince } from './shared/format.ts';
+import { createPgliteDatabase, onPostgresIfReachable } from './common/databases.ts';
+import { integer, machineLoad, secondsSince } from './common/format.ts';
 import { benchSignatures } from './signatures.ts';
 
 /** A failure in one part (or on one database) is reported and the next one still runs; the exit code tells. */

@@ -7,7 +7,7 @@ import type { RunningServer } from '../../server/app.ts';
 import { EmployeeResource } from '../../server/resources/entities.ts';
 import type { EmployeeCreate } from '../../server/resources/schemas.ts';
 import type { ApiSetup } from './api.ts';
-import { integer, secondsSince } from './shared/format.ts';
+import { integer, secondsSince } from './common/format.ts';
 
 export const SEEDED_EMPLOYEES = 1_000;
 const SEED_CONCURRENCY = 10;

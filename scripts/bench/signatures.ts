@@ -12,7 +12,7 @@ import bs58 from 'bs58';
 import nacl from 'tweetnacl';
 import { generateKeypair, keypairSigner, signedHeaders } from '../../client-sdk/wallet.ts';
 import { createWalletVerifier } from '../../server/marketplace/wallet-signature.ts';
-import { fixed, integer } from './shared/format.ts';
+import { fixed, integer } from './common/format.ts';
 
 const DURATION_MS = 2_000;
 const MAX_ITERATIONS = 1_000_000;

@@ -34,7 +34,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { kb, machineLoad, secondsSince } from '../shared/format.ts';
+import { kb, machineLoad, secondsSince } from '../common/format.ts';
 import { runChild, type BuildRun } from './build.ts';
 import { pageWeight } from './page-weight.ts';
 import { OUR_RENDERER, REPO_ROOT } from './paths.ts';

@@ -1,6 +1,6 @@
 /** The docs bench's report: build times and memory side by side, and the gzipped weight of one page of each site. */
-import { fixed, integer, kb } from '../shared/format.ts';
-import { printTable } from '../shared/report.ts';
+import { fixed, integer, kb } from '../common/format.ts';
+import { printTable } from '../common/report.ts';
 import { SAMPLE_INTERVAL_MS, SOCIAL_PHASE, type BuildRun } from './build.ts';
 import type { Weight } from './page-weight.ts';
 

@@ -8,7 +8,7 @@
 import { generateKeypair, keypairSigner, signedHeaders } from '../../../client-sdk/wallet.ts';
 import type { RunningServer } from '../../../server/app.ts';
 import type { ApiScenario, ApiSetup } from '../api.ts';
-import { integer, secondsSince } from '../shared/format.ts';
+import { integer, secondsSince } from '../common/format.ts';
 import { INSERT_BATCH, SEEDED_AGENTS, SEEDED_MESSAGES, seedAgents, seedConversation } from './seed.ts';
 
 const MESSAGE_PAGE = 100;

@@ -10,7 +10,7 @@ import type { RunningServer } from '../../../server/app.ts';
 import { newAgentRow } from '../../../server/marketplace/agents.ts';
 import { Agent, Message } from '../../../server/marketplace/entities.ts';
 import { CATEGORIES } from '../../../server/marketplace/schemas.ts';
-import { pick } from '../shared/random.ts';
+import { pick } from '../common/random.ts';
 import { ADJECTIVES, MESSAGE_LINES, VOCABULARY, type Category } from './text.ts';
 
 export const SEEDED_AGENTS = 10_000;

@@ -5,9 +5,9 @@
  * in flight, each from a pool of prepared orders.
  */
 import type { RunningServer } from '../../../server/app.ts';
-import { integer, secondsSince } from '../shared/format.ts';
-import { measureDirect } from '../shared/measure.ts';
-import type { Measurement } from '../shared/stats.ts';
+import { integer, secondsSince } from '../common/format.ts';
+import { measureDirect } from '../common/measure.ts';
+import type { Measurement } from '../common/stats.ts';
 import { fromRun, type BenchClient } from './client.ts';
 import { acceptRequests, prepareAccepts, type Payments, type PreparedAccept } from './payments.ts';
 import { PRICE, type Seeded } from './seed.ts';

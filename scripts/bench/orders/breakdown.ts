@@ -7,7 +7,7 @@ import { buildPaymentHeader, buildPaymentTransaction } from '../../../client-sdk
 import type { RunningServer } from '../../../server/app.ts';
 import { usdcToMicro } from '../../../server/marketplace/money.ts';
 import { checkPayment } from '../../../server/marketplace/payment-check.ts';
-import { integer } from '../shared/format.ts';
+import { integer } from '../common/format.ts';
 import { acceptThroughService } from './accept.ts';
 import { prepareAccepts, type Payments } from './payments.ts';
 import { PRICE, type Seeded } from './seed.ts';

@@ -4,7 +4,7 @@
  * the agent's socket, and answers ClientCommands until the parent disconnects.
  */
 import { subscribeToEvents, type EventFrame, type EventSubscription } from '../../../client-sdk/events.ts';
-import { errorMessage, runLoops } from '../shared/loops.ts';
+import { errorMessage, runLoops } from '../common/loops.ts';
 import type { ClientCommand, ClientReply, ConnectResult, PreparedRequest, RunResult } from './protocol.ts';
 import { walletFromSeed } from './wallet.ts';
 

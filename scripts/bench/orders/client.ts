@@ -1,8 +1,8 @@
 /** The main process's side of the client process: commands over IPC, and its runs as Measurements. */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { decimal } from '../shared/format.ts';
-import { fromLatencies, statusSummary, type Measurement } from '../shared/stats.ts';
+import { decimal } from '../common/format.ts';
+import { fromLatencies, statusSummary, type Measurement } from '../common/stats.ts';
 import type { ClientCommand, ClientReply, ConnectResult, RunResult } from './protocol.ts';
 
 const CLIENT_PROCESS = fileURLToPath(new URL('./client-process.ts', import.meta.url));

@@ -7,9 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { signedHeaders } from '../../../client-sdk/wallet.ts';
 import type { RunningServer } from '../../../server/app.ts';
-import { decimal, integer, mb } from '../shared/format.ts';
-import { printTable } from '../shared/report.ts';
-import { ascending, percentile, statusSummary } from '../shared/stats.ts';
+import { decimal, integer, mb } from '../common/format.ts';
+import { printTable } from '../common/report.ts';
+import { ascending, percentile, statusSummary } from '../common/stats.ts';
 import { ACCEPT_CONCURRENCY } from './accept.ts';
 import type { BenchClient } from './client.ts';
 import { settledMemory } from './memory.ts';

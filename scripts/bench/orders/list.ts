@@ -5,9 +5,9 @@
 import { signedHeaders } from '../../../client-sdk/wallet.ts';
 import type { RunningServer } from '../../../server/app.ts';
 import type { OrderList } from '../../../server/marketplace/schemas.ts';
-import { integer } from '../shared/format.ts';
-import { measureAutocannon, measureDirect } from '../shared/measure.ts';
-import type { Measurement } from '../shared/stats.ts';
+import { integer } from '../common/format.ts';
+import { measureAutocannon, measureDirect } from '../common/measure.ts';
+import type { Measurement } from '../common/stats.ts';
 import { LISTED_ORDERS, LISTER_AGENTS, type Seeded } from './seed.ts';
 
 const ORDER_PAGE = 20;

@@ -9,7 +9,7 @@ import { newAgentRow } from '../../../server/marketplace/agents.ts';
 import { Agent, Conversation, Order } from '../../../server/marketplace/entities.ts';
 import { usdcToMicro } from '../../../server/marketplace/money.ts';
 import { ORDER_STATUSES } from '../../../server/marketplace/schemas.ts';
-import { pick } from '../shared/random.ts';
+import { pick } from '../common/random.ts';
 import { newWallet, type BenchWallet } from './wallet.ts';
 
 export const AGENTS = 1_000;
