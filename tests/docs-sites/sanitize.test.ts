@@ -30,7 +30,7 @@ interface Element {
 /** Compiles and runs a page; returns every element it renders, in document order (the root fragment first). */
 function render(source: string, file = 'guide/page.mdx', options: Partial<SanitizeOptions> = {}): Element[] {
   const elements: Element[] = [];
-  const jsx = (type: unknown, props: Record<string, unknown>): Element => ({ type: String(type), props });
+  const jsx = (type: unknown, props: unknown): Element => ({ type: String(type), props: props as Record<string, unknown> });
   const module = evaluate(source, {
     Fragment: 'Fragment',
     jsx,
