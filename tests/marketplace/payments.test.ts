@@ -191,6 +191,16 @@ describe('accept and pay on the embedded ledger', () => {
     expect([after.status, after.body.error]).toEqual([409, 'INVALID_STATUS_TRANSITION']);
   });
 
+  it('a payment the chain refused does not hold the order: it can still be cancelled', async () => {
+    const order = await createOrder(p);
+    const stale = { blockhash: '4sGjMW1sUnHzSxGspuhpqLDx6wiyjNtZAMdL4VZHirAn', lastValidBlockHeight: 1n };
+    const transaction = await buildPaymentTransaction({ signer: p.client.signer, order, config, blockhash: stale });
+    const refused = await accept(order, encodePaymentHeader({ transaction, amount: PRICE, destination: config.destination }));
+    expect([refused.status, refused.body.error]).toEqual([422, 'TRANSACTION_FAILED']);
+    const cancel = await p.client.rest('POST', `/api/orders/${order.id}/cancel`, {});
+    expect([cancel.status, cancel.body.status]).toEqual([200, 'CANCELLED']);
+  });
+
   it('INSUFFICIENT_FUNDS (422) from the chain when the consumer has USDC but no SOL for the fee; the same transaction pays once it has', async () => {
     const parties = await agentAndConsumer(server.url);
     const ledger = server.services.payments.ledger as LiteSvmLedger;
