@@ -16,7 +16,7 @@ import { decodeTokens, hasToken } from './variables.ts';
  *   `style`, `iframe`, `object`, forms and other active content are removed with their content; any other
  *   element (unknown components, `video`…) is unwrapped: its children stay, the tag goes.
  * - Attributes: kept when hast-util-sanitize's default schema allows them on that tag (plus `class`, `id`,
- *   `data-*`, `aria-*`); on components, every plain string attribute except `on*` handlers and `style`.
+ *   `data-*`, `aria-*`); on components, the props the component documents ({@link MDX_COMPONENTS}), nothing else.
  *   Spread attributes and expression values are removed, except literal values (`{2}`, `{true}`, `{"x"}`).
  * - URLs (links, images, `href`/`src`…): only http(s), mailto, irc(s), xmpp (links) and http(s) (images) schemes,
  *   relative and root-relative paths; anything else (`javascript:`, `data:`, `vbscript:`…) is removed.
@@ -24,12 +24,30 @@ import { decodeTokens, hasToken } from './variables.ts';
  *   page link's `.mdx` extension is dropped; images become base-absolute paths of the copied file).
  */
 
-/** Author-facing components (sites/src/components/mdx), usable without imports. */
-export const MDX_COMPONENT_NAMES = [
-  'Note', 'Tip', 'Info', 'Warning', 'Danger', 'Callout', 'Tabs', 'Tab', 'Steps', 'Step', 'Card', 'CardGroup',
-  'Accordion', 'AccordionGroup', 'CodeGroup',
-] as const;
-const COMPONENTS = new Set<string>(MDX_COMPONENT_NAMES);
+/**
+ * Author-facing components (sites/src/components/mdx), usable without imports, and the props each documents: any
+ * other attribute (an Astro directive such as `set:html`, `is:raw`, `client:load`, `define:vars`, a handler, a
+ * style) is removed, so repository content reaches a component only through props it renders safely.
+ */
+const MDX_COMPONENTS: Readonly<Record<string, readonly string[]>> = {
+  Note: ['title'],
+  Tip: ['title'],
+  Info: ['title'],
+  Warning: ['title'],
+  Danger: ['title'],
+  Callout: ['type', 'title'],
+  Tabs: ['label'],
+  Tab: ['title'],
+  Steps: [],
+  Step: ['title'],
+  Card: ['title', 'href', 'icon', 'color'],
+  CardGroup: ['cols'],
+  Accordion: ['title', 'description', 'defaultOpen'],
+  AccordionGroup: [],
+  CodeGroup: ['label'],
+};
+export const MDX_COMPONENT_NAMES = Object.keys(MDX_COMPONENTS);
+const COMPONENT_PROPS = new Map(Object.entries(MDX_COMPONENTS).map(([name, props]) => [name, new Set(props)]));
 
 const ALLOWED_TAGS = new Set<string>([...(defaultSchema.tagNames ?? []), 'figure', 'figcaption', 'mark', 'small', 'abbr', 'cite']);
 ALLOWED_TAGS.delete('input');
@@ -138,6 +156,11 @@ function filterAttributes(tag: string, component: boolean, attributes: JsxAttrib
       messages.push(`spread attribute \`{${String(attribute.value)}}\` removed from <${tag}>`);
       continue;
     }
+    if (component && !COMPONENT_PROPS.get(tag)!.has(attribute.name)) {
+      const props = [...COMPONENT_PROPS.get(tag)!];
+      messages.push(`\`${attribute.name}\` is not a prop of <${tag}> and was removed (${props.length ? `its props: ${props.join(', ')}` : 'it takes none'})`);
+      continue;
+    }
     const name = normaliseAttributeName(attribute.name);
     let value = attribute.value;
     if (value !== null && value !== undefined && typeof value === 'object') {
@@ -218,7 +241,7 @@ function judge(node: AnyNode, page: PageContext): Verdict {
       const name: string | null = node.name;
       if (name === null || name === '') return { action: 'unwrap', messages: [] };
       const component = /^[A-Z]/.test(name) || name.includes('.');
-      if (component && !COMPONENTS.has(name)) return { action: 'unwrap', messages: [`unknown component <${name}>: its content is shown without it`] };
+      if (component && !COMPONENT_PROPS.has(name)) return { action: 'unwrap', messages: [`unknown component <${name}>: its content is shown without it`] };
       const tag = name.toLowerCase();
       if (!component && DROPPED_TAGS.has(tag)) return { action: 'remove', messages: [`<${name}> is not allowed; removed with its content`] };
       if (!component && !ALLOWED_TAGS.has(tag)) return { action: 'unwrap', messages: [`<${name}> is not allowed; its content is kept`] };

@@ -78,6 +78,7 @@ describe('safety: building a repository never runs its code', () => {
         expect.stringMatching(/^19: expression attribute `title=\{stolen\}` removed/),
         expect.stringMatching(/^21: link removed: a `javascript:` URL/),
         expect.stringMatching(/^25: unknown component <Evil>/),
+        expect.stringMatching(/^27: `set:html` is not a prop of <Note> and was removed/),
       ]),
     );
     expect(messages.some((m) => m.includes('comment'))).toBe(false); // {/* comments */} go silently
@@ -90,6 +91,8 @@ describe('safety: building a repository never runs its code', () => {
     expect(html.select('span')?.has('style')).toBe(false);
     expect(full.page('/en/unsafe').html).not.toMatch(/javascript:/i);
     expect(html.text).toContain('Content of an unknown component.');
+    expect(html.text).toContain('A note that keeps its own body.'); // set:html did not replace it
+    expect(full.page('/en/unsafe').html).not.toContain('window.directed');
   });
   it('the Markdown output leaves removed code out', () => {
     const md = full.file('en/unsafe.md');

@@ -193,16 +193,35 @@ describe('code never runs', () => {
 });
 
 describe('attributes', () => {
-  it('removes event handlers, style, srcdoc and formaction from tags and components', () => {
-    const source = '<p onClick="a()" style="color:red" class="x">P</p>\n\n<Note onmouseover="b()" srcdoc="<b>" formAction="/x" title="T">N</Note>';
+  it('removes event handlers, style, srcdoc and formaction from HTML tags', () => {
+    const source = '<p onClick="a()" style="color:red" class="x">P</p>\n\n<img srcdoc="<b>" formAction="/x" alt="a" />';
     expect(one(source, 'p')).toEqual({ class: 'x', children: 'P' });
-    expect(one(source, 'Note')).toEqual({ title: 'T', children: 'N' });
+    expect(one(source, 'img')).toEqual({ alt: 'a' });
     expect(audit(source)).toEqual([
       '1:1 attribute `onClick` removed from <p>',
       '1:1 attribute `style` removed from <p>',
-      '3:1 attribute `onmouseover` removed from <Note>',
-      '3:1 attribute `srcdoc` removed from <Note>',
-      '3:1 attribute `formAction` removed from <Note>',
+      '3:1 attribute `srcdoc` removed from <img>',
+      '3:1 attribute `formAction` removed from <img>',
+    ]);
+  });
+  it('components keep the props they document and nothing else: no Astro directive, handler or style', () => {
+    const source = [
+      '<Note title="T" set:html="<img src=x onerror=alert(1)>" set:text="x" is:raw client:load="x" server:defer define:vars="x" class:list="x" onmouseover="b()" style="x">N</Note>',
+      '',
+      '<Card title="C" href="/next" icon="rocket" color="#16a34a" cols="2" class="x">C</Card>',
+      '',
+      '<Steps title="S">s</Steps>',
+    ].join('\n');
+    const elements = render(source);
+    expect(find(elements, 'Note')[0]!.props).toEqual({ title: 'T', children: 'N' });
+    expect(find(elements, 'Card')[0]!.props).toEqual({ title: 'C', href: '/acme/widgets/next', icon: 'rocket', color: '#16a34a', children: 'C' });
+    expect(find(elements, 'Steps')[0]!.props).toEqual({ children: 's' });
+    const props = (name: string, line: number) => `${line}:1 \`${name}\` is not a prop of <${line === 1 ? 'Note' : 'Card'}> and was removed (its props: ${line === 1 ? 'title' : 'title, href, icon, color'})`;
+    expect(audit(source)).toEqual([
+      ...['set:html', 'set:text', 'is:raw', 'client:load', 'server:defer', 'define:vars', 'class:list', 'onmouseover', 'style'].map((name) => props(name, 1)),
+      props('cols', 3),
+      props('class', 3),
+      '5:1 `title` is not a prop of <Steps> and was removed (it takes none)',
     ]);
   });
   it('on HTML tags keeps global, data-, aria- and the tag\'s own attributes only', () => {
@@ -217,24 +236,16 @@ describe('attributes', () => {
       '3:1 attribute `action` is not allowed on <img> and was removed',
     ]);
   });
-  it('on components keeps any other plain attribute', () => {
-    expect(one('<Card title="T" href="/next" icon="rocket" cols="2" custom-thing="y">C</Card>', 'Card')).toEqual({
-      title: 'T',
-      href: '/acme/widgets/next',
-      icon: 'rocket',
-      cols: '2',
-      'custom-thing': 'y',
-      children: 'C',
-    });
-  });
   it('keeps literal expression values and removes spreads and other expressions', () => {
-    const source = '<Card cols={2} open={true} none={null} ratio={-1.5} label={"x"} alt={\'y\'} title={stolen} {...props}>C</Card>';
-    expect(one(source, 'Card')).toEqual({ cols: 2, open: true, none: null, ratio: -1.5, label: 'x', alt: 'y', children: 'C' });
+    const source = '<Accordion title={"x"} description={\'y\'} defaultOpen={true}>A</Accordion>\n\n<CardGroup cols={-1.5}>G</CardGroup>\n\n<Card title={null} href={stolen} {...props}>C</Card>';
+    expect(one(source, 'Accordion')).toEqual({ title: 'x', description: 'y', defaultOpen: true, children: 'A' });
+    expect(one(source, 'CardGroup')).toEqual({ cols: -1.5, children: 'G' });
+    expect(one(source, 'Card')).toEqual({ title: null, children: 'C' });
     expect(audit(source)).toEqual([
-      '1:1 expression attribute `title={stolen}` removed from <Card>',
-      '1:1 spread attribute `{...props}` removed from <Card>',
+      '5:1 expression attribute `href={stolen}` removed from <Card>',
+      '5:1 spread attribute `{...props}` removed from <Card>',
     ]);
-    expect(audit('<Card label={"a" + x}>C</Card>')).toEqual(['1:1 expression attribute `label={"a" + x}` removed from <Card>']);
+    expect(audit('<Card title={"a" + x}>C</Card>')).toEqual(['1:1 expression attribute `title={"a" + x}` removed from <Card>']);
   });
   it('checks and rewrites URL attributes: href and cite as links, the rest as media', () => {
     const source = [
@@ -259,13 +270,12 @@ describe('attributes', () => {
     ]);
   });
   it('checks every candidate of a srcset', () => {
-    expect(one('<Card srcset="images/shot.png 1x,  https://e.com/b.png 2x">C</Card>', 'Card')).toEqual({
+    expect(one('<picture><source srcset="images/shot.png 1x,  https://e.com/b.png 2x" /></picture>', 'source')).toEqual({
       srcset: '/acme/widgets/guide/images/shot.png 1x, https://e.com/b.png 2x',
-      children: 'C',
     });
-    const bad = '<Card srcset="a.png 1x, javascript:x 2x">C</Card>';
-    expect(one(bad, 'Card')).toEqual({ children: 'C' });
-    expect(audit(bad)).toEqual(['1:1 attribute `srcset` removed from <Card>: a URL is not allowed']);
+    const bad = '<picture><source srcset="a.png 1x, javascript:x 2x" /></picture>';
+    expect(one(bad, 'source')).toEqual({});
+    expect(audit(bad)).toEqual(['1:10 attribute `srcset` removed from <source>: a URL is not allowed']);
     expect(audit('<img srcset="a.png 1x" alt="a" />')).toEqual(['1:1 attribute `srcset` is not allowed on <img> and was removed']);
   });
   it('treats a component icon with a path as a media URL and an icon name as a name', () => {
