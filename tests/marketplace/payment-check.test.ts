@@ -80,7 +80,8 @@ const config: PaymentConfig = {
 const consumerKey = generateKeypair();
 const consumer = keypairSigner(consumerKey.secretKey);
 const consumerAta = await ata(consumer.address);
-const mallory = keypairSigner(generateKeypair().secretKey);
+const malloryKey = generateKeypair();
+const mallory = keypairSigner(malloryKey.secretKey);
 const order = { id: randomUUID(), price: 12.5 };
 const PRICE_MICRO = 12_500_000n;
 const blockhash = { blockhash: bs58.encode(randomBytes(32)), lastValidBlockHeight: 1_000n };
@@ -110,10 +111,43 @@ function refusal(header: string, overrides: Partial<PaymentCheckInput> = {}): Ap
   throw new Error('checkPayment accepted the payment');
 }
 
+/** What the caller reads for each refusal reason (tests of one message pin it exactly). */
+const MESSAGES: Record<string, RegExp> = {
+  too_large: /^paymentHeader is longer than 4096 characters$/,
+  not_base64: /^paymentHeader(\.payload\.signedTransaction)? is not (canonical )?base64$/,
+  not_json: /^paymentHeader is not base64 of UTF-8 JSON$/,
+  shape: /^paymentHeader must be \{ version, payload: \{ signedTransaction, amount, currency, destination \} \}$/,
+  unsupported_version: /^Payment header version must be '1'$/,
+  unsupported_currency: /^currency must be 'USDC'$/,
+  unsupported_payment_method: /^paymentMethod must be 'usdc'$/,
+  destination: /^destination must be the marketplace wallet$/,
+  transaction_too_large: /^The transaction is larger than 1232 bytes$/,
+  malformed_transaction:
+    /^(The signed transaction cannot be decoded|The transaction (has bytes after its message|is not canonically encoded|header does not match its accounts|lists an account twice)|An instruction names (a program|an account) outside the transaction)$/,
+  unsupported_transaction_version: /^Only legacy and v0 transactions are accepted$/,
+  address_lookup_table: /^Address lookup tables are not accepted: list every account in the transaction$/,
+  durable_nonce: /^Durable nonce transactions are not accepted: use a recent blockhash$/,
+  instruction_not_allowed: /^Instruction \d+ \(.+\) is not allowed in a payment$/,
+  token_program: /^USDC moves through the SPL Token program, not Token-2022$/,
+  duplicate_instruction: /^(SetComputeUnitLimit|SetComputeUnitPrice|Memo) may appear once$/,
+  transfer_count: /^A payment holds exactly one TransferChecked, this one holds \d+$/,
+  mint: /^The transfer must move USDC$/,
+  decimals: /^TransferChecked decimals must be 6$/,
+  transfer_destination: /^The transfer must go to the marketplace's token account$/,
+  memo: /^The memo must be the order id$/,
+  header_amount: /^Payment amount does not match the order price$/,
+  transfer_amount: /^The transferred amount does not match the order price$/,
+  authority: /^The transfer must be authorised by the authenticated wallet$/,
+  source: /^The transfer must come from the authenticated wallet's USDC token account$/,
+  missing: /^(The payer does not sign the transaction|The transaction lacks \w+'s signature)$/,
+  wrong: /^\w+'s signature does not verify$/,
+};
+
 function expectRefused(header: string, code: string, reason: string, overrides: Partial<PaymentCheckInput> = {}) {
   const error = refusal(header, overrides);
   expect({ code: error.code, reason: error.details?.reason }).toEqual({ code, reason });
   expect(typeof error.details?.field).toBe('string');
+  expect(error.message).toMatch(MESSAGES[reason]!);
   return error;
 }
 
@@ -146,7 +180,7 @@ function transfer(options: TransferOptions = {}, payer: TransactionSigner = toTr
   );
 }
 
-const memo = (text = order.id) => getAddMemoInstruction({ memo: text }, { programAddress: SPL_MEMO_PROGRAM_ADDRESS });
+const memo = (text: string = order.id) => getAddMemoInstruction({ memo: text }, { programAddress: SPL_MEMO_PROGRAM_ADDRESS });
 
 function systemTransfer(from: Address, to: Address, amount: bigint): Instruction {
   const data = new Uint8Array(12);
@@ -331,10 +365,12 @@ describe('checkPayment: a valid payment', () => {
 describe('checkPayment: the header', () => {
   it(`refuses a header over ${MAX_PAYMENT_HEADER_CHARS} characters before decoding it`, () => {
     expectRefused('A'.repeat(MAX_PAYMENT_HEADER_CHARS + 4), 'INVALID_PAYMENT_HEADER', 'too_large');
+    expectRefused('A'.repeat(MAX_PAYMENT_HEADER_CHARS), 'INVALID_PAYMENT_HEADER', 'not_json'); // at the limit: decoded
   });
 
   it('refuses anything but canonical base64', () => {
-    expectRefused('not base64!', 'INVALID_PAYMENT_HEADER', 'not_base64');
+    expect(expectRefused('not base64!', 'INVALID_PAYMENT_HEADER', 'not_base64').message).toBe('paymentHeader is not base64');
+    expect(expectRefused('QR==', 'INVALID_PAYMENT_HEADER', 'not_base64').message).toBe('paymentHeader is not canonical base64');
     expectRefused(validHeader.slice(0, -1), 'INVALID_PAYMENT_HEADER', 'not_base64');
     expectRefused('QR==', 'INVALID_PAYMENT_HEADER', 'not_base64'); // non-zero padding bits ("A" is QQ==)
     expectRefused(` ${validHeader}`, 'INVALID_PAYMENT_HEADER', 'not_base64');
@@ -393,9 +429,11 @@ describe('checkPayment: the transaction', () => {
     check(new Uint8Array(), 'malformed_transaction');
     check(Uint8Array.from(randomBytes(200).map((b) => b & 0x7f)), 'malformed_transaction');
     check(Uint8Array.of(...validTransaction, 0), 'malformed_transaction');
+    expect(refusal(headerFor(new Uint8Array())).message).toBe('The signed transaction cannot be decoded');
     check(validTransaction.slice(0, -1), 'malformed_transaction');
     check(new Uint8Array(1300), 'transaction_too_large');
     check(Uint8Array.of(0x81, ...validTransaction.slice(1)), 'unsupported_transaction_version');
+    check(Uint8Array.of(0x80, ...validTransaction.slice(1)), 'unsupported_transaction_version');
     const badBase64 = JSON.parse(Buffer.from(validHeader, 'base64').toString()) as { payload: Record<string, unknown> };
     badBase64.payload.signedTransaction = `${String(badBase64.payload.signedTransaction)}!`;
     expect(refusal(rawHeader(badBase64)).details).toMatchObject({ reason: 'not_base64', field: TX_FIELD });
@@ -412,7 +450,8 @@ describe('checkPayment: the transaction', () => {
     expect(message[lengthAt]).toBe(36);
     const longer = Uint8Array.of(...message.slice(0, lengthAt), 0x80 | 36, 0x00, ...message.slice(lengthAt + 1));
     const signature = nacl.sign.detached(longer, consumerKey.secretKey);
-    expectRefused(headerFor(Uint8Array.of(1, ...signature, ...longer)), 'INVALID_PAYMENT_HEADER', 'malformed_transaction');
+    const refused = expectRefused(headerFor(Uint8Array.of(1, ...signature, ...longer)), 'INVALID_PAYMENT_HEADER', 'malformed_transaction');
+    expect(refused.message).toBe('The transaction is not canonically encoded');
     // The same bytes with the canonical prefix, signed the same way: accepted.
     const resigned = Uint8Array.of(1, ...nacl.sign.detached(message, consumerKey.secretKey), ...message);
     expect(checkPayment(input(headerFor(resigned))).transaction).toEqual(resigned);
@@ -437,7 +476,9 @@ describe('checkPayment: the transaction', () => {
     const wrongMint = await build([transfer({ mint: otherMint, source: await ata(consumer.address, otherMint) }), memo()]);
     expect(expectRefused(headerFor(wrongMint), 'INVALID_PAYMENT_HEADER', 'mint').details).toMatchObject({ expected: mint });
     expectRefused(headerFor(await build([transfer({ decimals: 9, amount: PRICE_MICRO * 1000n }), memo()])), 'INVALID_PAYMENT_HEADER', 'decimals');
-    expectRefused(headerFor(await build([transfer({ programAddress: TOKEN_2022 }), memo()])), 'INVALID_PAYMENT_HEADER', 'token_program');
+    expect(expectRefused(headerFor(await build([transfer({ decimals: 9, amount: PRICE_MICRO * 1000n }), memo()])), 'INVALID_PAYMENT_HEADER', 'decimals').details).toMatchObject({ expected: 6 });
+    const token2022 = expectRefused(headerFor(await build([transfer({ programAddress: TOKEN_2022 }), memo()])), 'INVALID_PAYMENT_HEADER', 'token_program');
+    expect(token2022.details).toMatchObject({ index: 0, program: TOKEN_2022 });
   });
 
   it('refuses two transfers, and none', async () => {
@@ -452,25 +493,51 @@ describe('checkPayment: the transaction', () => {
     const drain = systemTransfer(address(consumer.address), address(mallory.address), 1_000_000n);
     const error = expectRefused(headerFor(await build([transfer(), memo(), drain])), 'INVALID_PAYMENT_HEADER', 'instruction_not_allowed');
     expect(error.details).toMatchObject({ field: TX_FIELD, index: 2, program: SYSTEM });
-    // Other SPL Token instructions (a plain Transfer, discriminator 3) and other compute budget ones.
-    const plain: Instruction = { ...transfer(), data: Uint8Array.of(3, ...new Uint8Array(8)) };
-    expectRefused(headerFor(await build([plain, transfer(), memo()])), 'INVALID_PAYMENT_HEADER', 'instruction_not_allowed');
-    const heap: Instruction = { programAddress: address('ComputeBudget111111111111111111111111111111'), data: Uint8Array.of(1, 0, 0, 1, 0) };
-    expectRefused(headerFor(await build([heap, transfer(), memo()])), 'INVALID_PAYMENT_HEADER', 'instruction_not_allowed');
+    expect(error.message).toBe('Instruction 2 (a System program instruction) is not allowed in a payment');
+    const notAllowed = async (instructions: Instruction[], what: string) => {
+      const refused = expectRefused(headerFor(await build(instructions)), 'INVALID_PAYMENT_HEADER', 'instruction_not_allowed');
+      expect(refused.message).toBe(`Instruction 0 (${what}) is not allowed in a payment`);
+    };
+    // Other SPL Token instructions (a plain Transfer, discriminator 3), or TransferChecked with multisig signers or extra data.
+    await notAllowed([{ ...transfer(), data: Uint8Array.of(3, ...new Uint8Array(8)) }, transfer(), memo()], 'an SPL Token instruction other than TransferChecked');
+    const multisig = { ...transfer(), accounts: [...transfer().accounts!, { address: address(mallory.address), role: AccountRole.READONLY }] };
+    await notAllowed([multisig, memo()], 'a TransferChecked with multisig signers or extra data');
+    await notAllowed([{ ...transfer(), data: Uint8Array.of(...transfer().data!, 0) }, memo()], 'a TransferChecked with multisig signers or extra data');
+    // Compute budget: only SetComputeUnitLimit (5 bytes) and SetComputeUnitPrice (9 bytes), without accounts.
+    const budget = (...data: number[]): Instruction => ({ programAddress: address('ComputeBudget111111111111111111111111111111'), data: Uint8Array.from(data) });
+    const other = 'a compute budget instruction other than SetComputeUnitLimit / SetComputeUnitPrice';
+    await notAllowed([budget(1, 0, 0, 1, 0), transfer(), memo()], other); // RequestHeapFrame
+    await notAllowed([budget(1, 0, 0, 0, 0, 0, 0, 0, 0), transfer(), memo()], other); // 9 bytes, not a price
+    await notAllowed([budget(2, 0, 0, 1, 0, 0), transfer(), memo()], other); // a limit one byte long
+    await notAllowed([budget(3, 0, 0, 0, 0, 0, 0, 0), transfer(), memo()], other); // a price one byte short
+    const withAccount = { ...getSetComputeUnitLimitInstruction({ units: 1 }), accounts: [{ address: address(mallory.address), role: AccountRole.READONLY }] };
+    await notAllowed([withAccount, transfer(), memo()], 'compute budget with accounts');
     // The memo program of @solana-program/memo 0.15's default address is not the deployed SPL Memo.
-    const otherMemo = getAddMemoInstruction({ memo: order.id });
-    expectRefused(headerFor(await build([transfer(), otherMemo])), 'INVALID_PAYMENT_HEADER', 'instruction_not_allowed');
+    await notAllowed([getAddMemoInstruction({ memo: order.id }), transfer()], 'an unknown program');
+    // A System instruction too short to be AdvanceNonceAccount is still a System instruction.
+    await notAllowed([{ programAddress: SYSTEM, data: Uint8Array.of(4, 0) }, transfer(), memo()], 'a System program instruction');
   });
 
   it('refuses a compute budget instruction or a memo given twice', async () => {
+    const twice = async (instructions: Instruction[], kind: string, index: number, program: string) => {
+      const error = expectRefused(headerFor(await build(instructions)), 'INVALID_PAYMENT_HEADER', 'duplicate_instruction');
+      expect([error.message, error.details]).toEqual([`${kind} may appear once`, expect.objectContaining({ index, program })]);
+    };
     const limit = getSetComputeUnitLimitInstruction({ units: 20_000 });
-    expectRefused(headerFor(await build([limit, limit, transfer(), memo()])), 'INVALID_PAYMENT_HEADER', 'duplicate_instruction');
-    expectRefused(headerFor(await build([transfer(), memo(), memo()])), 'INVALID_PAYMENT_HEADER', 'duplicate_instruction');
+    const price = getSetComputeUnitPriceInstruction({ microLamports: 1n });
+    await twice([limit, price, limit, transfer(), memo()], 'SetComputeUnitLimit', 2, 'ComputeBudget111111111111111111111111111111');
+    await twice([price, limit, price, transfer(), memo()], 'SetComputeUnitPrice', 2, 'ComputeBudget111111111111111111111111111111');
+    await twice([transfer(), memo(), memo()], 'Memo', 2, SPL_MEMO_PROGRAM_ADDRESS);
   });
 
   it('refuses a memo other than the order id', async () => {
     const error = expectRefused(headerFor(await build([transfer(), memo(randomUUID())])), 'INVALID_PAYMENT_HEADER', 'memo');
-    expect(error.details).toMatchObject({ expected: order.id });
+    expect(error.details).toMatchObject({ index: 1, expected: order.id });
+    // A memo of 128 bytes has a two-byte length prefix: still canonical, refused for its text.
+    expectRefused(headerFor(await build([transfer(), memo('x'.repeat(128))])), 'INVALID_PAYMENT_HEADER', 'memo');
+    // Bytes that are not UTF-8.
+    const binary = { ...memo(), data: Uint8Array.of(0xff, 0xfe) };
+    expectRefused(headerFor(await build([transfer(), binary])), 'INVALID_PAYMENT_HEADER', 'memo');
     const sdkForOtherOrder = await buildPaymentTransaction({ signer: consumer, order: { id: randomUUID(), price: 12.5 }, config, blockhash });
     expectRefused(headerFor(sdkForOtherOrder), 'INVALID_PAYMENT_HEADER', 'memo');
   });
@@ -549,5 +616,115 @@ describe('checkPayment: signatures', () => {
     tampered[at]! ^= 0x01;
     const error = expectRefused(headerFor(tampered), 'INVALID_SIGNATURE', 'wrong');
     expect(error.details?.signer).toBe(consumer.address);
+  });
+});
+
+// ---- transactions written byte by byte (kit would not build them) ------------------------------
+
+const shortVec = (n: number) => (n < 0x80 ? [n] : [0x80 | (n & 0x7f), n >> 7]);
+
+interface RawMessage {
+  /** [signers, read-only signers, read-only non-signers] */
+  header: [number, number, number];
+  accounts: string[];
+  instructions: { program: number; accounts?: number[]; data?: Uint8Array }[];
+}
+
+/** Legacy wire bytes; signature i is made with `signers[i]` (a secret key) or left all zeros. */
+function rawTransaction(message: RawMessage, signers: Uint8Array[] = []): Uint8Array {
+  const bytes = [
+    ...message.header,
+    ...shortVec(message.accounts.length),
+    ...message.accounts.flatMap((account) => [...bs58.decode(account)]),
+    ...bs58.decode(blockhash.blockhash),
+    ...shortVec(message.instructions.length),
+    ...message.instructions.flatMap(({ program, accounts = [], data = new Uint8Array() }) => [
+      program,
+      ...shortVec(accounts.length),
+      ...accounts,
+      ...shortVec(data.length),
+      ...data,
+    ]),
+  ];
+  const body = Uint8Array.from(bytes);
+  const signatures = Array.from({ length: message.header[0] }, (_, i) => [...(signers[i] ? nacl.sign.detached(body, signers[i]!) : new Uint8Array(64))]);
+  return Uint8Array.of(...shortVec(message.header[0]), ...signatures.flat(), ...body);
+}
+
+/** TransferChecked data: discriminator, amount (u64 LE), decimals. */
+const transferData = (amount = PRICE_MICRO, decimals = 6) => {
+  const data = new Uint8Array(10);
+  data[0] = 12;
+  new DataView(data.buffer).setBigUint64(1, amount, true);
+  data[9] = decimals;
+  return data;
+};
+
+describe('checkPayment: transactions a validator would not parse as we do', () => {
+  // consumer (fee payer, signer), source, destination, mint, token program
+  const accounts = [consumer.address, consumerAta, marketplaceTokenAccount, mint, TOKEN_PROGRAM_ADDRESS];
+  const pay = { program: 4, accounts: [1, 3, 2, 0], data: transferData() };
+  const malformed = (message: RawMessage, text: string) => {
+    const error = expectRefused(headerFor(rawTransaction(message, [consumerKey.secretKey])), 'INVALID_PAYMENT_HEADER', 'malformed_transaction');
+    expect(error.message).toBe(text);
+  };
+
+  it('the hand-written transfer itself is accepted', () => {
+    const wire = rawTransaction({ header: [1, 0, 2], accounts, instructions: [pay] }, [consumerKey.secretKey]);
+    expect(checkPayment(input(headerFor(wire))).transaction).toEqual(wire);
+  });
+
+  it('refuses a header that does not match the accounts', () => {
+    const text = 'The transaction header does not match its accounts';
+    malformed({ header: [2, 2, 2], accounts, instructions: [pay] }, text); // every signer read-only
+    malformed({ header: [1, 1, 2], accounts, instructions: [pay] }, text); // the fee payer read-only
+    malformed({ header: [1, 0, 5], accounts, instructions: [pay] }, text); // more accounts than listed
+    const error = expectRefused(headerFor(rawTransaction({ header: [0, 0, 0], accounts, instructions: [pay] })), 'INVALID_PAYMENT_HEADER', 'malformed_transaction');
+    expect(error.message).toBe(text); // no signer at all
+  });
+
+  it('refuses an account listed twice', () => {
+    malformed({ header: [1, 0, 2], accounts: [...accounts.slice(0, 4), consumerAta, TOKEN_PROGRAM_ADDRESS], instructions: [{ ...pay, program: 5 }] }, 'The transaction lists an account twice');
+  });
+
+  it('refuses instructions naming a program or an account outside the transaction, or the fee payer as program', () => {
+    const program = 'An instruction names a program outside the transaction';
+    malformed({ header: [1, 0, 2], accounts, instructions: [{ ...pay, program: 5 }] }, program);
+    malformed({ header: [1, 0, 2], accounts, instructions: [{ ...pay, program: 0 }] }, program);
+    malformed({ header: [1, 0, 2], accounts, instructions: [{ ...pay, accounts: [1, 3, 5, 0] }] }, 'An instruction names an account outside the transaction');
+  });
+
+  it('an instruction without data is judged like any other', () => {
+    const error = expectRefused(
+      headerFor(rawTransaction({ header: [1, 0, 3], accounts: [...accounts, SYSTEM], instructions: [pay, { program: 5 }] }, [consumerKey.secretKey])),
+      'INVALID_PAYMENT_HEADER',
+      'instruction_not_allowed',
+    );
+    expect(error.message).toBe('Instruction 1 (a System program instruction) is not allowed in a payment');
+  });
+
+  it('refuses a transfer whose authority is listed right after the signers but does not sign', () => {
+    // Mallory pays the fee and signs; the consumer is the transfer's authority without signing.
+    const wire = rawTransaction(
+      {
+        header: [1, 0, 2],
+        accounts: [mallory.address, consumer.address, consumerAta, marketplaceTokenAccount, mint, TOKEN_PROGRAM_ADDRESS],
+        instructions: [{ program: 5, accounts: [2, 4, 3, 1], data: transferData() }],
+      },
+      [Uint8Array.from(malloryKey.secretKey)],
+    );
+    const error = expectRefused(headerFor(wire), 'INVALID_SIGNATURE', 'missing');
+    expect([error.message, error.details?.signer]).toEqual(['The payer does not sign the transaction', consumer.address]);
+  });
+
+  it('takes a transaction of exactly 1232 bytes to the next check, and refuses one byte more', () => {
+    const sized = (bytes: number) => {
+      const base = rawTransaction({ header: [1, 0, 3], accounts: [...accounts, SYSTEM], instructions: [pay, { program: 5, data: new Uint8Array(200) }] }).length;
+      const data = new Uint8Array(200 + bytes - base);
+      return rawTransaction({ header: [1, 0, 3], accounts: [...accounts, SYSTEM], instructions: [pay, { program: 5, data }] }, [consumerKey.secretKey]);
+    };
+    expect(sized(1232)).toHaveLength(1232);
+    expectRefused(headerFor(sized(1232)), 'INVALID_PAYMENT_HEADER', 'instruction_not_allowed');
+    expectRefused(headerFor(sized(1233)), 'INVALID_PAYMENT_HEADER', 'transaction_too_large');
   });
 });
