@@ -1,7 +1,7 @@
 /** Organizations and their API keys (the service behind `Authorization: Bearer <key>`), on the real database. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrganizationService } from '../../server/platform/organizations/service.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { breakDatabase, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -35,5 +35,18 @@ describe('organizations', () => {
     const before = await server.services.organizations.count();
     await server.services.organizations.create('Counted');
     expect(await server.services.organizations.count()).toBe(before + 1);
+  });
+  it('answers a known key from memory once seen (no query per request); an unknown key is asked again each time', async () => {
+    const own = await startTestServer();
+    try {
+      const { orgId, apiKey } = await own.services.organizations.create('Cached');
+      expect(await own.services.organizations.authenticate(apiKey)).toBe(orgId);
+      expect(await own.services.organizations.authenticate('rk_unknown')).toBeUndefined();
+      await breakDatabase(own);
+      expect(await own.services.organizations.authenticate(apiKey)).toBe(orgId);
+      await expect(own.services.organizations.authenticate('rk_unknown')).rejects.toThrow();
+    } finally {
+      await own.destroy().catch(() => {});
+    }
   });
 });
