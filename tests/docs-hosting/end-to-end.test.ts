@@ -207,6 +207,26 @@ describe('serving', () => {
     expect((await page('/acme/unregistered')).status).toBe(404);
   });
 
+  it('a control character in a ref, owner or repository names nothing: 404, never a database error', async () => {
+    for (const [path, host] of [
+      ['/acme/widgets~%00/guide', undefined],
+      ['/acme/widgets~a%01b', undefined],
+      ['/acme/%00', undefined],
+      ['/ac%00me/widgets', undefined],
+      ['/widgets~%00', 'acme.docs.test'],
+      ['/w%00idgets', 'acme.docs.test'],
+    ] as const) {
+      expect((await page(path, host ? { host } : {})).status, `${host ?? ''}${path}`).toBe(404);
+    }
+    expect((await page('/acme/widgets~%00')).text).toContain('No such version of acme/widgets');
+  });
+
+  it('pages are read with GET and HEAD: another method answers 405', async () => {
+    const post = await page('/acme/widgets/guide', { method: 'POST' });
+    expect([post.status, post.headers.allow]).toEqual([405, 'GET, HEAD']);
+    expect((await page('/acme/widgets/guide', { method: 'HEAD' })).status).toBe(200);
+  });
+
   it('a Host header that is not a host name is not written into pages', async () => {
     const odd = await page('/acme/widgets/guide', { host: 'evil_host"><script>' });
     expect(odd.status).toBe(200);
@@ -246,6 +266,9 @@ describe('push webhook, redirects, failed builds', () => {
     expect((await page('/acme/widgets/uni')).headers.location).toBe('/acme/widgets/g%C3%A4ste/%C3%BCn%C3%AF');
     // A page exists at /guide: the page is served, `redirects` is not read.
     expect((await page('/acme/widgets/guide')).status).toBe(200);
+    // Redirects answer any method; 307 tells the client to repeat it at the destination.
+    const posted = await page('/acme/widgets/gone', { method: 'POST' });
+    expect([posted.status, posted.headers.location]).toEqual([307, '/acme/widgets/guide']);
     // A page's frontmatter `redirect` governs its own path.
     expect([(await page('/acme/widgets/moved')).status, (await page('/acme/widgets/moved')).headers.location]).toEqual([307, '/acme/widgets/guide']);
     // Internal destinations follow the routing mode and ref.

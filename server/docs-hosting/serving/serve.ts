@@ -161,10 +161,6 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
     const name = `${repository.owner}/${repository.name}`;
     const route = routed.path;
     const handler = options.routes?.[route.replace(/\/+$/, '')];
-    if (!handler && req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed\n');
-      return true;
-    }
 
     const deployment = await sites.deployment(repository, ref);
     const what = ref === undefined ? `the default branch${repository.defaultBranch ? ` (<code>${escapeHtml(repository.defaultBranch)}</code>)` : ''}` : `<code>${escapeHtml(ref)}</code>`;
@@ -212,8 +208,13 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
       file: fileOf(deployment.build, route),
       redirect: manifest.redirects[normal],
     });
-    if (answer?.by === 'file') return (await send(req, res, site, answer.file), true);
-    if (answer) return (redirect(res, site, answer.to), true);
+    // A redirect answers any method (307 keeps it); files and pages are read with GET and HEAD only.
+    if (answer && answer.by !== 'file') return (redirect(res, site, answer.to), true);
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed\n');
+      return true;
+    }
+    if (answer) return (await send(req, res, site, answer.file), true);
     if (deployment.build.files.has('404.html')) return (await send(req, res, site, '404.html', 404), true);
     notice(res, 404, 'Page not found', [`${escapeHtml(name)} has no page at <code>${escapeHtml(route)}</code>.`]);
     return true;

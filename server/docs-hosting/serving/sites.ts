@@ -63,6 +63,9 @@ export interface SiteOptions {
 }
 
 const NONE = Symbol('none');
+/** No repository name, owner or git ref holds a control character (git forbids them): such a URL names nothing. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
 /** Host names a custom domain can have (as DomainCreate accepts them): labels and a top-level domain of letters. */
 const CUSTOM_DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
@@ -99,6 +102,7 @@ export class DocsSites {
   }
 
   async #repository(slug: string): Promise<SiteRepository | undefined> {
+    if (CONTROL.test(slug)) return undefined;
     let cached = this.#repositories.get(slug);
     if (cached === undefined) this.#repositories.set(slug, (cached = await this.#find({ slug })));
     return cached === NONE ? undefined : cached;
@@ -147,6 +151,7 @@ export class DocsSites {
 
   /** What the URL's ref (undefined: the default branch) serves. */
   async deployment(repository: SiteRepository, ref: string | undefined): Promise<Deployment> {
+    if (ref !== undefined && CONTROL.test(ref)) return this.#unknown(repository);
     const names = ref === undefined ? (repository.defaultBranch ? [`refs/heads/${repository.defaultBranch}`] : []) : refNames(ref);
     for (const name of names) {
       const found = await this.#deploymentOf(repository.id, name);
@@ -159,6 +164,11 @@ export class DocsSites {
     const requested = ref !== undefined && this.#options.buildOnDemand ? await this.#options.buildOnDemand(repository, ref) : undefined;
     if (requested === 'busy') return { state: 'busy' };
     if (requested) return this.#stateOf(requested);
+    return this.#unknown(repository);
+  }
+
+  /** The URL names no version: the answer lists the published ones. */
+  async #unknown(repository: SiteRepository): Promise<Deployment> {
     const refs = await this.#db.em().find(DocsDeployment, { repository: repository.id }, { fields: ['ref'], orderBy: { ref: 'asc' } });
     return { state: 'unknown', refs: refs.map((d) => d.ref) };
   }
