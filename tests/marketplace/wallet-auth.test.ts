@@ -39,6 +39,30 @@ const keyHash = (method: string, url: string, at: number) => createHash('sha256'
 
 const remembered = async (hash: string) => db.em().findOne(UsedSignature, { keyHash: hash });
 
+describe('proofs', () => {
+  it('a request that proves no wallet gives a 401 INVALID_SIGNATURE failure with the reason, and uses nothing up', async () => {
+    const auth = new WalletAuthService(db);
+    const request = await signed('POST', '/api/agents', Date.now());
+    const tampered = { ...request, url: '/api/orders' };
+    const proof = await auth.authenticate(tampered);
+    expect('failure' in proof && [proof.failure.code, proof.failure.details, proof.failure.message]).toEqual([
+      'INVALID_SIGNATURE',
+      { reason: 'wrong' },
+      'Signature does not match X-Wallet-Address, method, URL and timestamp',
+    ]);
+    expect(await auth.authenticate(request)).toEqual({ wallet: signer.address });
+  });
+
+  it('with a public base URL, the absolute URL form is accepted too', async () => {
+    const at = Date.now();
+    const absolute = await signed('POST', 'https://market.example/api/agents', at);
+    const request = { ...absolute, url: '/api/agents' };
+    expect(await new WalletAuthService(db, { publicBaseUrl: 'https://market.example' }).authenticate(request)).toEqual({ wallet: signer.address });
+    const without = await new WalletAuthService(db).authenticate({ ...request, headers: { ...request.headers } });
+    expect('failure' in without && without.failure.details).toEqual({ reason: 'wrong' });
+  });
+});
+
 describe('used signatures', () => {
   it('a signed POST is remembered until its timestamp could no longer be accepted', async () => {
     const auth = new WalletAuthService(db);
@@ -59,6 +83,7 @@ describe('used signatures', () => {
     const replay = await new WalletAuthService(db).authenticate(request);
     expect('failure' in replay && replay.failure.code).toBe('INVALID_SIGNATURE');
     expect('failure' in replay && replay.failure.details).toEqual({ reason: 'replayed' });
+    expect('failure' in replay && replay.failure.message).toBe('This signed request was already used; sign it again with a new timestamp');
   });
 
   it('a GET signature is not used up: the same signed GET is accepted again', async () => {
