@@ -336,3 +336,55 @@ describe('Markdown links and images', () => {
   });
 });
 
+
+describe('edges', () => {
+  it('drops `.mdx` and `/index` only at the end of a page link', () => {
+    expect(one('[a](notes.mdxt)', 'a').href).toBe('/acme/widgets/guide/notes.mdxt');
+    expect(one('[a](indexes/intro)', 'a').href).toBe('/acme/widgets/guide/indexes/intro');
+    expect(one('[a](a.mdx.bak)', 'a').href).toBe('/acme/widgets/guide/a.mdx.bak');
+  });
+  it('keeps a bare attribute (`<Accordion defaultOpen>`) as the compiler gives it', () => {
+    expect(one('<Accordion title="A" defaultOpen>x</Accordion>', 'Accordion')).toEqual({ title: 'A', defaultOpen: true, children: 'x' });
+  });
+  it('treats only URL attributes and component icons as URLs: a dot or slash elsewhere is text', () => {
+    expect(one('<p title="v1.2 and a/b">p</p>', 'p').title).toBe('v1.2 and a/b');
+    expect(one('<Card title="Version 1.2/3">c</Card>', 'Card').title).toBe('Version 1.2/3');
+  });
+  it('keeps the spacing rules of srcset descriptors', () => {
+    expect(one('<picture><source srcset="images/shot.png   2x" /></picture>', 'source').srcset).toBe('/acme/widgets/guide/images/shot.png 2x');
+  });
+  it('adds click-to-zoom to images only', () => {
+    expect(one('<p>x</p>', 'p', undefined, { zoomImages: true })).toEqual({ children: 'x' });
+  });
+  it('judges inline elements as block ones', () => {
+    const source = 'Some <span onClick="x()" style="color:red" class="c">inline</span> text <Evil>kept</Evil> and <script>bad()</script>.';
+    expect(one(source, 'span')).toEqual({ class: 'c', children: 'inline' });
+    expect(text(render(source))).toBe('Some inline text kept and .');
+    expect(audit(source)).toEqual([
+      '1:6 attribute `onClick` removed from <span>',
+      '1:6 attribute `style` removed from <span>',
+      '1:73 unknown component <Evil>: its content is shown without it',
+      '1:95 <script> is not allowed; removed with its content',
+    ]);
+  });
+  it('a lower-case tag with capitals inside is an HTML tag, not a component', () => {
+    expect(audit('<fooBar>x</fooBar>')).toEqual(['1:1 <fooBar> is not allowed; its content is kept']);
+  });
+  it('keeps mailto and other link schemes in Markdown links', () => {
+    expect(one('[mail](mailto:a@example.com)', 'a').href).toBe('mailto:a@example.com');
+  });
+  it('shows a first line of exactly 60 characters whole', () => {
+    const line = `export const x = "${'y'.repeat(41)}"`;
+    expect(line).toHaveLength(60);
+    expect(audit(line)).toEqual([`1:1 \`import\`/\`export\` statements are not run; removed: ${line}`]);
+  });
+  it('marks only removed nodes for the Markdown output, not unwrapped ones', () => {
+    const findings = auditTree(mdxToMdast('<Evil>kept</Evil>\n\n<video>also</video>', { features: MDX_FEATURES }), defaults, 'page.mdx');
+    expect(findings.map((finding) => finding.removed)).toEqual([undefined, undefined]);
+  });
+  it('cleans the content of a link it rewrites', () => {
+    const elements = render('[<span onClick="x()">label</span>](setup.mdx)');
+    expect(find(elements, 'a')[0]!.props.href).toBe('/acme/widgets/guide/setup');
+    expect(find(elements, 'span')[0]!.props).toEqual({ children: 'label' });
+  });
+});
