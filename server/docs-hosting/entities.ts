@@ -112,6 +112,21 @@ export const DocsFile = defineEntity({
 });
 export type DocsFile = InferEntity<typeof DocsFile>;
 
+/**
+ * An owner name (`acme` of `acme/widgets`, lower-cased) belongs to the organization that registered it first: every
+ * `acme/...` repository, and the vanity origin `acme.<DOCS_DOMAIN>`, is that organization's.
+ */
+export const DocsOwner = defineEntity({
+  name: 'DocsOwner',
+  tableName: 'docs_owner',
+  properties: {
+    name: p.string().length(64).primary(),
+    organization: () => p.manyToOne(Organization).mapToPk().index(),
+    createdAt: p.datetime(),
+  },
+});
+export type DocsOwner = InferEntity<typeof DocsOwner>;
+
 /** A custom domain serving a repository's sites at its root. */
 export const DocsDomain = defineEntity({
   name: 'DocsDomain',

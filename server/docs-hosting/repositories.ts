@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Database } from '../platform/db/orm.ts';
 import { AppError } from '../platform/errors.ts';
-import { DocsBuild, DocsDeployment, DocsDomain, DocsRepository } from './entities.ts';
+import { DocsBuild, DocsDeployment, DocsDomain, DocsOwner, DocsRepository } from './entities.ts';
 import { GitError, urlRef } from './git.ts';
 import type { Mirrors } from './mirrors.ts';
 import { siteBase, slugOf } from './names.ts';
@@ -11,6 +11,9 @@ import type { SecretBox } from './secrets.ts';
 
 export const repositoryNotFound = (owner: string, repo: string) =>
   new AppError('NOT_FOUND', `No repository ${owner}/${repo} is registered by this organization`, { reason: 'repository' });
+
+const ownerTaken = (owner: string) =>
+  new AppError('CONFLICT', `The owner name ${owner} belongs to another organization: register under an owner name of your own`, { reason: 'owner' });
 
 export interface RepositoryServiceOptions {
   mirrors: Mirrors;
@@ -44,6 +47,7 @@ export class RepositoryService {
     const problem = await this.#options.mirrors.sourceProblem(input.source);
     if (problem) throw new AppError('VALIDATION_ERROR', 'Invalid request', { source: problem });
     const taken = () => new AppError('CONFLICT', `${input.owner}/${input.repo} is already registered`, { reason: 'duplicate' });
+    if (await this.#ownerHolder(input.owner, orgId) !== orgId) throw ownerTaken(input.owner);
     if (await this.#db.em().count(DocsRepository, { slug: slugOf(input.owner, input.repo) })) throw taken();
     // Cloned now: a source that is not a git repository this server can read is refused before anything is stored.
     const id = randomUUID();
@@ -69,7 +73,13 @@ export class RepositoryService {
       updatedAt: now,
     };
     try {
-      await this.#db.em().insert(DocsRepository, repository);
+      await this.#db.em().transactional(async (em) => {
+        // The owner name is claimed with the repository: of two organizations racing for it, one gets it.
+        await em.createQueryBuilder(DocsOwner).insert({ name: input.owner.toLowerCase(), organization: orgId, createdAt: now }).onConflict('name').ignore().execute();
+        const holder = await em.findOneOrFail(DocsOwner, { name: input.owner.toLowerCase() }, { fields: ['organization'] });
+        if (holder.organization !== orgId) throw ownerTaken(input.owner);
+        await em.insert(DocsRepository, repository);
+      });
     } catch (error) {
       await this.#options.mirrors.remove(id);
       if (error instanceof UniqueConstraintViolationException) throw taken();
@@ -81,6 +91,12 @@ export class RepositoryService {
       webhookSecret: secret,
       webhookUrl: base + fillPath(WEBHOOK_PATH, { owner: repository.owner, repo: repository.name }),
     };
+  }
+
+  /** The organization holding an owner name: the caller's when the name is free. */
+  async #ownerHolder(owner: string, orgId: string): Promise<string> {
+    const holder = await this.#db.em().findOne(DocsOwner, { name: owner.toLowerCase() }, { fields: ['organization'] });
+    return holder?.organization ?? orgId;
   }
 
   async get(orgId: string, owner: string, repo: string): Promise<RepositoryOut> {

@@ -325,6 +325,18 @@ describe('the organization API', () => {
     expect((await other('POST', '/api/docs/repositories/acme/widgets/publish', {})).status).toBe(404);
     expect((await rest('POST', '/api/docs/repositories/acme/widgets/publish', { ref: 'no-such-branch' })).body).toMatchObject({ error: 'NOT_FOUND', details: { reason: 'ref' } });
   });
+
+  it('an owner name belongs to the organization that registered it first: another gets 409, whatever the case', async () => {
+    const other = restClient(server.url, (await createOrganization(server, 'Squatter')).apiKey);
+    for (const owner of ['acme', 'ACME']) {
+      const squat = await other('POST', '/api/docs/repositories', { owner, repo: 'new', source: repo.dir });
+      expect([squat.status, squat.body.error, squat.body.details]).toEqual([409, 'CONFLICT', { reason: 'owner' }]);
+    }
+    expect((await page('/acme/new')).status).toBe(404);
+    // The holder registers more repositories under its name; the other organization takes a name of its own.
+    const own = await other('POST', '/api/docs/repositories', { owner: 'squatter', repo: 'new', source: repo.dir });
+    expect(own.status).toBe(201);
+  });
 });
 
 describe('database unreachable', () => {

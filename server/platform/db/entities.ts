@@ -1,7 +1,7 @@
 import { Agent, Conversation, IdempotencyRecord, Message, Order, Payment, ProviderEvent, Review, UsedSignature } from '../../marketplace/entities.ts';
 import { ApiKey, Organization } from '../organizations/entities.ts';
 import { AssetResource, EmployeeResource } from '../../resources/entities.ts';
-import { DocsAgent, DocsBlob, DocsBuild, DocsDeployment, DocsDomain, DocsFile, DocsRepository } from '../../docs-hosting/entities.ts';
+import { DocsAgent, DocsBlob, DocsBuild, DocsDeployment, DocsDomain, DocsFile, DocsOwner, DocsRepository } from '../../docs-hosting/entities.ts';
 
 /**
  * Every table of the one database schema, product by product (each product defines its own in its
@@ -21,6 +21,7 @@ export const entities = [
   Payment,
   ProviderEvent,
   IdempotencyRecord,
+  DocsOwner,
   DocsRepository,
   DocsBuild,
   DocsDeployment,

@@ -3,5 +3,6 @@ import { Migration20261122033258_initial } from './Migration20261122033258_initi
 import { Migration20261122041801_marketplace } from './Migration20261122041801_marketplace.ts';
 import { Migration20261122053455_orders } from './Migration20261122053455_orders.ts';
 import { Migration20261125020503_docs_hosting } from './Migration20261125020503_docs_hosting.ts';
+import { Migration20261125184237_docs_owners } from './Migration20261125184237_docs_owners.ts';
 
-export const migrations = [{ name: 'Migration20261122033258_initial', class: Migration20261122033258_initial }, { name: 'Migration20261122041801_marketplace', class: Migration20261122041801_marketplace }, { name: 'Migration20261122053455_orders', class: Migration20261122053455_orders }, { name: 'Migration20261125020503_docs_hosting', class: Migration20261125020503_docs_hosting }];
+export const migrations = [{ name: 'Migration20261122033258_initial', class: Migration20261122033258_initial }, { name: 'Migration20261122041801_marketplace', class: Migration20261122041801_marketplace }, { name: 'Migration20261122053455_orders', class: Migration20261122053455_orders }, { name: 'Migration20261125020503_docs_hosting', class: Migration20261125020503_docs_hosting }, { name: 'Migration20261125184237_docs_owners', class: Migration20261125184237_docs_owners }];
