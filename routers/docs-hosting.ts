@@ -136,6 +136,15 @@ export const docsRouter = router({
       .output(DomainOut)
       .mutation(({ ctx, input }) => ctx.services.docs.domains.add(ctx.orgId, input.hostname, input.owner, input.repo)),
 
+    verify: docsProcedure
+      .meta({
+        errorStatuses: [401, 404, 422],
+        openapi: { method: 'POST', path: '/api/docs/domains/{hostname}/verify', tags, summary: "Look the domain's DNS challenge up now", protect: true },
+      })
+      .input(DomainRef)
+      .output(DomainOut)
+      .mutation(({ ctx, input }) => ctx.services.docs.domains.verify(ctx.orgId, input.hostname)),
+
     remove: docsProcedure
       .meta({
         successStatus: 204,

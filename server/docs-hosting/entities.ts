@@ -127,13 +127,22 @@ export const DocsOwner = defineEntity({
 });
 export type DocsOwner = InferEntity<typeof DocsOwner>;
 
-/** A custom domain serving a repository's sites at its root. */
+/**
+ * A custom domain serving a repository's sites at its root, once proven: a DNS TXT record
+ * `_docs-challenge.<hostname>` must hold `docs-verification=<token>` (server/docs-hosting/domain-check.ts).
+ */
 export const DocsDomain = defineEntity({
   name: 'DocsDomain',
   tableName: 'docs_domain',
   properties: {
     hostname: p.string().length(253).primary(),
     repository: () => p.manyToOne(DocsRepository).mapToPk().index().deleteRule('cascade'),
+    /** The challenge's random part (not a secret: it is published in DNS). */
+    token: p.string().length(64),
+    /** Since when the record has been seen; null: not (or no longer) proven, not served. */
+    verifiedAt: p.datetime().nullable(),
+    /** The last time the record was looked up (an answer, not a DNS failure). */
+    checkedAt: p.datetime().nullable(),
     createdAt: p.datetime(),
   },
 });

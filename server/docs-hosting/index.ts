@@ -7,6 +7,7 @@ import type { RateLimiter } from '../platform/rate-limiter.ts';
 import { BuildQueue } from './builds/queue.ts';
 import { ChatAgentService } from './chat-agents.ts';
 import { createChatRoute } from './chat/chat.ts';
+import { dnsChallengeLookup } from './domain-check.ts';
 import { DomainService } from './domains.ts';
 import { Mirrors } from './mirrors.ts';
 import { PublishingService } from './publishing.ts';
@@ -51,6 +52,7 @@ export function createDocsHosting(
   const sites = new DocsSites(db, {
     vanityDomain: config.vanityDomain,
     serviceHosts: serviceHost ? [serviceHost] : [],
+    checkDomain: (domain) => domains.check(domain),
     buildOnDemand: (repository, ref) => publishing.buildOnDemand(repository.id, ref),
   });
   const queue = new BuildQueue(db, mirrors, {
@@ -64,19 +66,30 @@ export function createDocsHosting(
   const onChange = () => sites.invalidate();
   const repositories = new RepositoryService(db, { mirrors, secrets, publicBaseUrl: options.publicBaseUrl });
   const publishing = new PublishingService(db, { repositories, mirrors, queue, secrets, onChange });
+  const domains = new DomainService(db, { repositories, lookup: dnsChallengeLookup(config.dnsServers), serviceHost, vanityDomain: config.vanityDomain, onChange });
   const services: DocsHostingServices = {
     repositories,
     publishing,
-    domains: new DomainService(db, { repositories, serviceHost, vanityDomain: config.vanityDomain, onChange }),
+    domains,
     chatAgents: new ChatAgentService(db, { repositories, secrets }),
   };
   const chat = createChatRoute({ db, sites, secrets, limiter: options.limiter, providerUrls: config.providerUrls, log: (data, message) => log.warn(data, message) });
+  let recheck: NodeJS.Timeout | undefined;
   const handle = createDocsHandler(sites, { publicBaseUrl: options.publicBaseUrl, routes: { '/mcp': createMcpRoute(sites), '/_chat': chat } });
   return {
     services,
     sites,
     handle,
-    start: (startOptions) => queue.start(startOptions),
-    close: () => queue.close(),
+    async start(startOptions) {
+      await queue.start(startOptions);
+      // Proven domains are looked up again periodically: one whose record is gone stops serving.
+      const every = config.domainCheckMs ?? 3_600_000;
+      recheck = setInterval(() => domains.recheck(every).catch((err: unknown) => log.warn({ err }, 'custom domain check failed')), Math.min(every, 60_000));
+      recheck.unref();
+    },
+    close: () => {
+      clearInterval(recheck);
+      return queue.close();
+    },
   };
 }

@@ -132,7 +132,23 @@ const hostname = z
 
 export const DomainCreate = z.strictObject({ hostname, ...site });
 export const DomainRef = z.object({ hostname });
-export const DomainOut = z.object({ hostname: z.string(), owner: z.string(), repo: z.string(), createdAt: isoDateTime }).meta({ id: 'DocsDomain' });
+export const DomainOut = z
+  .object({
+    hostname: z.string(),
+    owner: z.string(),
+    repo: z.string(),
+    verified: z.boolean().meta({ description: 'Whether the DNS challenge is answered: only a verified domain serves the sites' }),
+    verification: z
+      .object({
+        type: z.literal('TXT'),
+        name: z.string().meta({ example: '_docs-challenge.docs.acme.com' }),
+        value: z.string().meta({ example: 'docs-verification=3f9c2a...' }),
+      })
+      .meta({ description: 'The DNS record that proves the domain is yours; keep it while the domain is mapped' }),
+    createdAt: isoDateTime,
+  })
+  .meta({ id: 'DocsDomain' });
+export type DomainOut = z.infer<typeof DomainOut>;
 
 export const AgentCreate = z.strictObject({
   ...site,

@@ -29,6 +29,12 @@ const Env = z.object({
     .transform((domain) => domain.toLowerCase())
     .optional(),
   DOCS_SECRET_KEY: z.string().min(1).optional(),
+  DOCS_DNS_SERVERS: z
+    .string()
+    .regex(/^[0-9a-f.:[\]]+(,[0-9a-f.:[\]]+)*$/i, 'must be comma-separated IP addresses, each with an optional port (127.0.0.1:5353)')
+    .transform((servers) => servers.split(','))
+    .optional(),
+  DOCS_DOMAIN_CHECK_MS: z.coerce.number().int().min(1000).default(3_600_000),
   DOCS_BUILD_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
   DOCS_AGENT_OPENAI_URL: z.url({ protocol: /^https?$/ }).optional(),
   DOCS_AGENT_ANTHROPIC_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -87,6 +93,10 @@ export interface DocsConfig {
   providerUrls: Partial<Record<'openai' | 'anthropic' | 'google' | 'mistral', string>>;
   /** How long a build's claim holds without renewal: a dead process's build is taken over after it (DOCS_BUILD_LEASE_MS, default 60 s). */
   leaseMs?: number;
+  /** DNS servers asked for custom domains' TXT challenges (DOCS_DNS_SERVERS), else the system's. */
+  dnsServers?: string[] | undefined;
+  /** How often a proven custom domain's record is looked up again (DOCS_DOMAIN_CHECK_MS, default 1 h). */
+  domainCheckMs?: number;
 }
 
 export interface Config {
@@ -152,6 +162,8 @@ function docsConfig(e: z.infer<typeof Env>): DocsConfig {
     buildConcurrency: e.DOCS_BUILD_CONCURRENCY,
     buildTimeoutMs: e.DOCS_BUILD_TIMEOUT_MS,
     leaseMs: e.DOCS_BUILD_LEASE_MS,
+    domainCheckMs: e.DOCS_DOMAIN_CHECK_MS,
+    ...(e.DOCS_DNS_SERVERS ? { dnsServers: e.DOCS_DNS_SERVERS } : {}),
     ...(e.DOCS_DOMAIN ? { vanityDomain: e.DOCS_DOMAIN } : {}),
     ...(e.DOCS_SECRET_KEY ? { secretKey: e.DOCS_SECRET_KEY } : inMemory ? {} : { secretFile: `${dataDir}/docs-secret.key` }),
     providerUrls: {

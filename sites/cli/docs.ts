@@ -12,7 +12,7 @@
  *   docs publish <owner/repo> [--ref <ref>] [--wait]  fetch and build a ref (default: the default branch)
  *   docs status <owner/repo>                          what each ref serves, recent builds
  *   docs agent create <owner/repo> --provider <p> [--model <m>] [--api-key-env VAR]   chat panel credential
- *   docs domain add <hostname> <owner/repo> | docs domain remove <hostname>
+ *   docs domain add <hostname> <owner/repo> | docs domain verify <hostname> | docs domain remove <hostname>
  *
  * Exit codes: 0 ok, 1 problems that fail (errors; any problem with --strict) or a failed call, 2 bad usage.
  */
@@ -29,7 +29,7 @@ const USAGE = `Usage:
   docs publish <owner/repo> [--ref <ref>] [--wait]
   docs status <owner/repo>
   docs agent create <owner/repo> --provider openai|anthropic|google|mistral [--model <id>] [--api-key-env VAR]
-  docs domain add <hostname> <owner/repo> | docs domain remove <hostname>
+  docs domain add <hostname> <owner/repo> | docs domain verify <hostname> | docs domain remove <hostname>
 Hosting commands take --server <url> (DOCS_SERVER, default http://localhost:3000) and --api-key <key> (DOCS_API_KEY).`;
 
 class UsageError extends Error {}
@@ -111,7 +111,7 @@ async function hosting(command: string, args: string[], values: Record<string, s
       return hostingCli.agentCreate(c(), second, { provider: text('provider'), model: text('model'), keyVariable: text('api-key-env') });
     default:
       if (first === 'add') expect(3, 'docs domain add <hostname> <owner/repo>');
-      else expect(2, 'docs domain remove <hostname>');
+      else expect(2, `docs domain ${first === 'verify' ? 'verify' : 'remove'} <hostname>`);
       return hostingCli.domain(c(), first, second, third);
   }
 }

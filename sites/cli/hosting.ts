@@ -138,15 +138,25 @@ export async function agentCreate(c: Connection, name: string | undefined, optio
 }
 
 export async function domain(c: Connection, action: string | undefined, hostname: string | undefined, name: string | undefined): Promise<number> {
+  type Mapped = { hostname: string; verified: boolean; verification: { type: string; name: string; value: string } };
+  const report = (mapped: Mapped) => {
+    if (mapped.verified) return console.log(`${mapped.hostname} is verified and serves its repository: point its DNS at this server`);
+    console.log(`${mapped.hostname} serves nothing until you prove it is yours. Publish this DNS record, then run docs domain verify ${mapped.hostname}:`);
+    console.log(`  ${mapped.verification.name}  ${mapped.verification.type}  "${mapped.verification.value}"`);
+  };
   if (action === 'add') {
-    const mapped = await call<{ hostname: string }>(c, 'POST', '/api/docs/domains', { hostname, ...site(name) });
-    console.log(`${mapped.hostname} serves ${name}: point its DNS at this server`);
+    report(await call<Mapped>(c, 'POST', '/api/docs/domains', { hostname, ...site(name) }));
     return 0;
+  }
+  if (action === 'verify') {
+    const mapped = await call<Mapped>(c, 'POST', `/api/docs/domains/${encodeURIComponent(hostname ?? '')}/verify`, {});
+    report(mapped);
+    return mapped.verified ? 0 : 1;
   }
   if (action === 'remove') {
     await call(c, 'DELETE', `/api/docs/domains/${encodeURIComponent(hostname ?? '')}`);
     console.log(`${hostname} no longer serves documentation`);
     return 0;
   }
-  throw new CliError('docs domain add <hostname> <owner/repo> | docs domain remove <hostname>');
+  throw new CliError('docs domain add <hostname> <owner/repo> | docs domain verify <hostname> | docs domain remove <hostname>');
 }

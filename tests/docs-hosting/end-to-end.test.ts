@@ -8,10 +8,12 @@ import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
 import { get, hostingConfig, published, pushWebhook, settled, type Build } from '../helpers/hosting.ts';
+import { startDnsStandIn, type DnsStandIn } from '../helpers/dns.ts';
 import { restClient, type Rest } from '../helpers/rest.ts';
 import { breakDatabase, createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
+let dns: DnsStandIn;
 let rest: Rest;
 let repo: GitFixture;
 let secret: string;
@@ -47,9 +49,10 @@ beforeAll(async () => {
   repo.git('checkout', '-q', 'main');
   repo.git('branch', '-q', '-D', 'pr');
 
+  dns = await startDnsStandIn();
   server = await startTestServer({
     rateLimits: 'off',
-    docs: hostingConfig({ vanityDomain: 'docs.test', buildConcurrency: 2 }),
+    docs: hostingConfig({ vanityDomain: 'docs.test', buildConcurrency: 2, dnsServers: [dns.server] }),
   });
   rest = restClient(server.url, (await createOrganization(server)).apiKey);
   const created = await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'widgets', source: repo.dir });
@@ -58,6 +61,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await server?.destroy();
+  await dns?.close();
   repo?.cleanup();
 });
 
@@ -176,7 +180,23 @@ describe('serving', () => {
     expect((await page('/widgets~beta/guide', { host: 'acme.docs.test' })).text).toContain('Guide on beta.');
     expect((await page('/nothing/guide', { host: 'acme.docs.test' })).status).toBe(404);
 
-    expect((await rest('POST', '/api/docs/domains', { hostname: 'Docs.Acme.Test', owner: 'acme', repo: 'widgets' })).status).toBe(201);
+    const mapped = await rest('POST', '/api/docs/domains', { hostname: 'Docs.Acme.Test', owner: 'acme', repo: 'widgets' });
+    expect([mapped.status, mapped.body]).toEqual([
+      201,
+      {
+        hostname: 'docs.acme.test',
+        owner: 'acme',
+        repo: 'widgets',
+        verified: false,
+        verification: { type: 'TXT', name: '_docs-challenge.docs.acme.test', value: expect.stringMatching(/^docs-verification=[0-9a-f]{32}$/) },
+        createdAt: expect.any(String),
+      },
+    ]);
+    // Mapped but not proven: the name serves nothing of the repository.
+    expect((await page('/guide', { host: 'docs.acme.test' })).status).toBe(404);
+    dns.txt('_docs-challenge.docs.acme.test', ['v=spf1 -all', mapped.body.verification.value]);
+    const verified = await rest('POST', '/api/docs/domains/docs.acme.test/verify', {});
+    expect([verified.status, verified.body.verified], JSON.stringify(verified.body)).toEqual([200, true]);
     const custom = await page('/guide', { host: 'docs.acme.test' });
     expect([custom.status, custom.text.includes('Guide on main.')]).toEqual([200, true]);
     expect(custom.text).toContain('<link rel="canonical" href="http://docs.acme.test/guide">');
@@ -194,6 +214,32 @@ describe('serving', () => {
     expect((await rest('DELETE', '/api/docs/domains/unmapped.acme.test')).body).toMatchObject({ error: 'NOT_FOUND', details: { reason: 'domain' } });
     expect((await rest('DELETE', '/api/docs/domains/docs.acme.test')).status).toBe(204);
     expect((await page('/guide', { host: 'docs.acme.test' })).status).not.toBe(200);
+  });
+
+  it('a custom domain serves only while its DNS challenge is answered: seen on request, gone on the next check', async () => {
+    const name = '_docs-challenge.help.acme.test';
+    const mapped = await rest('POST', '/api/docs/domains', { hostname: 'help.acme.test', owner: 'acme', repo: 'widgets' });
+    expect(mapped.body.verified).toBe(false);
+    // Published after mapping: the next request looks it up and serves.
+    dns.txt(name, [mapped.body.verification.value]);
+    expect((await page('/guide', { host: 'help.acme.test' })).status).toBe(200);
+    // Withdrawn: the periodic check unproves it, and it stops serving.
+    dns.txt(name, undefined);
+    await server.services.docs.domains.recheck(0);
+    expect((await page('/guide', { host: 'help.acme.test' })).status).toBe(404);
+    // Another organization's record value does not prove it either.
+    dns.txt(name, ['docs-verification=0123456789abcdef0123456789abcdef']);
+    expect((await rest('POST', '/api/docs/domains/help.acme.test/verify', {})).body.verified).toBe(false);
+    // A record in place before mapping proves the domain at once.
+    expect((await rest('DELETE', '/api/docs/domains/help.acme.test')).status).toBe(204);
+    dns.txt('_docs-challenge.early.acme.test', ['docs-verification=set-too-early']);
+    const early = await rest('POST', '/api/docs/domains', { hostname: 'early.acme.test', owner: 'acme', repo: 'widgets' });
+    expect(early.body.verified).toBe(false); // the token is new: an old value cannot match
+    dns.txt('_docs-challenge.early.acme.test', [early.body.verification.value]);
+    expect((await rest('POST', '/api/docs/domains/early.acme.test/verify', {})).body.verified).toBe(true);
+    expect((await rest('DELETE', '/api/docs/domains/early.acme.test')).status).toBe(204);
+    const foreign = await restClient(server.url, (await createOrganization(server, 'Other')).apiKey)('POST', '/api/docs/domains/docs.acme.test/verify', {});
+    expect([foreign.status, foreign.body.details]).toEqual([404, { reason: 'domain' }]);
   });
 
   it('helpful 404s: the site’s own 404 page for a missing page, the published refs for an unknown ref', async () => {

@@ -13,6 +13,7 @@ import { startServer } from '../../server/app.ts';
 import type { DatabaseConfig } from '../../server/platform/config.ts';
 import { createLogger } from '../../server/platform/logger.ts';
 import type { GitFixture } from '../../scripts/lib/git-fixture.ts';
+import { startDnsStandIn, type DnsStandIn } from '../helpers/dns.ts';
 import { get, hostingConfig, settled, smallDocsRepo, type Build } from '../helpers/hosting.ts';
 import { restClient } from '../helpers/rest.ts';
 import { createOrganization, createTestDatabase, onPostgres, startTestServer, testConfig, type TestServer } from '../helpers/server.ts';
@@ -29,12 +30,17 @@ const docsRepo = (pages?: number) => {
 
 describe('the docs CLI against a running server', () => {
   let server: TestServer;
+  let dns: DnsStandIn;
   let apiKey: string;
   beforeAll(async () => {
-    server = await startTestServer({ rateLimits: 'off', docs: hostingConfig() });
+    dns = await startDnsStandIn();
+    server = await startTestServer({ rateLimits: 'off', docs: hostingConfig({ dnsServers: [dns.server] }) });
     apiKey = (await createOrganization(server)).apiKey;
   });
-  afterAll(() => server?.destroy());
+  afterAll(async () => {
+    await server?.destroy();
+    await dns?.close();
+  });
 
   const docs = async (args: string[], env: Record<string, string> = {}) => {
     try {
@@ -67,7 +73,14 @@ describe('the docs CLI against a running server', () => {
     expect(agent.code, agent.stderr).toBe(0);
     expect(agent.stdout.trim()).toMatch(/^dak_\S+$/);
     expect(agent.stdout + agent.stderr).not.toContain('mk-secret');
-    expect((await docs(['domain', 'add', 'docs.cli.test', 'acme/cli'])).stdout).toContain('docs.cli.test serves acme/cli');
+    const mapped = await docs(['domain', 'add', 'docs.cli.test', 'acme/cli']);
+    expect(mapped.stdout).toContain('docs.cli.test serves nothing until you prove it is yours');
+    const record = /_docs-challenge\.docs\.cli\.test {2}TXT {2}"(docs-verification=[0-9a-f]{32})"/.exec(mapped.stdout);
+    expect(record, mapped.stdout).not.toBeNull();
+    expect((await docs(['domain', 'verify', 'docs.cli.test'])).code).toBe(1);
+    dns.txt('_docs-challenge.docs.cli.test', [record![1]!]);
+    const verified = await docs(['domain', 'verify', 'docs.cli.test']);
+    expect([verified.code, verified.stdout.trim()]).toEqual([0, 'docs.cli.test is verified and serves its repository: point its DNS at this server']);
   });
 
   it('a failed publish exits 1 with the problems; usage errors exit 2; an unreachable server exits 1', async () => {

@@ -253,6 +253,7 @@ describe('documentation hosting operations', () => {
         'POST /api/docs/repositories', 'GET /api/docs/repositories/{owner}/{repo}', 'POST /api/docs/repositories/{owner}/{repo}/publish',
         'GET /api/docs/repositories/{owner}/{repo}/builds', 'POST /api/docs/repositories/{owner}/{repo}/webhook',
         'POST /api/docs/repositories/{owner}/{repo}/agents', 'GET /api/docs/builds/{id}', 'POST /api/docs/domains', 'DELETE /api/docs/domains/{hostname}',
+        'POST /api/docs/domains/{hostname}/verify',
       ].sort(),
     );
   });
@@ -268,6 +269,7 @@ describe('documentation hosting operations', () => {
     ['POST', '/api/docs/repositories/{owner}/{repo}/agents', 201],
     ['POST', '/api/docs/domains', 201],
     ['DELETE', '/api/docs/domains/{hostname}', 204],
+    ['POST', '/api/docs/domains/{hostname}/verify', 200],
     ['POST', '/api/docs/repositories/{owner}/{repo}/publish', 200],
   ])('%s %s documents %i as its success', (method, path, status) => {
     const op = docsOperations.find(([m, p]) => m === method && p === path)![2];

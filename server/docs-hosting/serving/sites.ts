@@ -58,11 +58,15 @@ export interface SiteOptions {
   serviceHosts?: string[] | undefined;
   /** How long what a ref serves is cached (other processes' publishes show after at most this). Default 2 s. */
   freshnessMs?: number;
+  /** Looks a mapped domain's DNS challenge up (a domain is served only once proven); answers the domain as recorded. */
+  checkDomain?: (domain: DocsDomain) => Promise<DocsDomain>;
   /** Ask for a build of a ref nobody published yet (it exists in the repository): answers its build. */
   buildOnDemand?: (repository: SiteRepository, ref: string) => Promise<DocsBuild | 'busy' | undefined>;
 }
 
 const NONE = Symbol('none');
+/** How often a request may look up the DNS challenge of a domain not proven yet. */
+const DOMAIN_CHECK_INTERVAL_MS = 10_000;
 /** No repository name, owner or git ref holds a control character (git forbids them): such a URL names nothing. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -78,6 +82,8 @@ export class DocsSites {
   readonly #builds = new LRUCache<string, LoadedBuild>({ max: 64 });
   readonly #blobs = new LRUCache<string, Buffer>({ maxSize: 128 << 20, sizeCalculation: (data) => Math.max(1, data.length) });
   readonly #searches = new LRUCache<string, SiteSearch>({ max: 32 });
+  /** Unproven domains looked up lately by this process: a flood of requests is not a flood of DNS queries. */
+  readonly #domainChecks = new LRUCache<string, true>({ max: 10_000, ttl: DOMAIN_CHECK_INTERVAL_MS });
 
   constructor(db: Database, options: SiteOptions = {}) {
     this.#db = db;
@@ -111,10 +117,19 @@ export class DocsSites {
   async #domain(hostname: string): Promise<SiteRepository | undefined> {
     let cached = this.#domains.get(hostname);
     if (cached === undefined) {
-      const domain = await this.#db.em().findOne(DocsDomain, { hostname });
-      this.#domains.set(hostname, (cached = domain ? await this.#find({ id: domain.repository }) : NONE));
+      const found = await this.#db.em().findOne(DocsDomain, { hostname });
+      const domain = found && !found.verifiedAt ? await this.#checkUnproven(found) : found;
+      this.#domains.set(hostname, (cached = domain?.verifiedAt ? await this.#find({ id: domain.repository }) : NONE));
     }
     return cached === NONE ? undefined : cached;
+  }
+
+  /** A request for a mapped domain not proven yet looks its record up, at most once per interval. */
+  async #checkUnproven(domain: DocsDomain): Promise<DocsDomain> {
+    const { checkDomain } = this.#options;
+    if (!checkDomain || this.#domainChecks.has(domain.hostname)) return domain;
+    this.#domainChecks.set(domain.hostname, true);
+    return checkDomain(domain);
   }
 
   /**

@@ -4,5 +4,6 @@ import { Migration20261122041801_marketplace } from './Migration20261122041801_m
 import { Migration20261122053455_orders } from './Migration20261122053455_orders.ts';
 import { Migration20261125020503_docs_hosting } from './Migration20261125020503_docs_hosting.ts';
 import { Migration20261125184237_docs_owners } from './Migration20261125184237_docs_owners.ts';
+import { Migration20261125184533_docs_domain_challenge } from './Migration20261125184533_docs_domain_challenge.ts';
 
-export const migrations = [{ name: 'Migration20261122033258_initial', class: Migration20261122033258_initial }, { name: 'Migration20261122041801_marketplace', class: Migration20261122041801_marketplace }, { name: 'Migration20261122053455_orders', class: Migration20261122053455_orders }, { name: 'Migration20261125020503_docs_hosting', class: Migration20261125020503_docs_hosting }, { name: 'Migration20261125184237_docs_owners', class: Migration20261125184237_docs_owners }];
+export const migrations = [{ name: 'Migration20261122033258_initial', class: Migration20261122033258_initial }, { name: 'Migration20261122041801_marketplace', class: Migration20261122041801_marketplace }, { name: 'Migration20261122053455_orders', class: Migration20261122053455_orders }, { name: 'Migration20261125020503_docs_hosting', class: Migration20261125020503_docs_hosting }, { name: 'Migration20261125184237_docs_owners', class: Migration20261125184237_docs_owners }, { name: 'Migration20261125184533_docs_domain_challenge', class: Migration20261125184533_docs_domain_challenge }];
