@@ -7,17 +7,20 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocsAgent, DocsBuild, DocsDeployment, DocsDomain, DocsRepository } from '../../server/docs-hosting/entities.ts';
 import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
-import { hostingConfig, published } from '../helpers/hosting.ts';
+import { startDnsStandIn, type DnsStandIn } from '../helpers/dns.ts';
+import { get, hostingConfig, published } from '../helpers/hosting.ts';
 import { restClient, type Rest } from '../helpers/rest.ts';
 import { createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
+let dns: DnsStandIn;
 let rest: Rest;
 let repo: GitFixture;
 let apiKey: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ docs: hostingConfig() });
+  dns = await startDnsStandIn();
+  server = await startTestServer({ docs: hostingConfig({ dnsServers: [dns.server] }) });
   apiKey = (await createOrganization(server)).apiKey;
   rest = restClient(server.url, apiKey);
   repo = createGitRepo();
@@ -28,6 +31,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await server?.destroy();
+  await dns?.close();
   repo?.cleanup();
 });
 
@@ -156,6 +160,32 @@ describe('random requests to documentation hosting', () => {
       { numRuns: 80 },
     );
     expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe("the service's own routes on any host", () => {
+  it('random hosts, each mapped as a custom domain first where the API lets it, never make a site answer the service', async () => {
+    const SERVICE = ['/health', '/openapi.json', '/schema.json', '/reference', '/api/agents/search?q=x', '/api/docs/builds/x', '/trpc/agents.search', '/employee-resources'];
+    const answer = async (path: string, host?: string) => {
+      const res = await get(server.url, path, host ? { host } : {});
+      return { status: res.status, type: res.headers['content-type'] };
+    };
+    const expected = new Map(await Promise.all(SERVICE.map(async (path) => [path, await answer(path)] as const)));
+    const host = new URL(server.url).host;
+    let mapped = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.domain(), fc.ipV4(), fc.constantFrom('localhost', host, new URL(server.url).hostname, '[::1]', 'api.example.com', 'acme.example.org')),
+        fc.constantFrom(...SERVICE),
+        async (hostname, path) => {
+          const mapping = await rest('POST', '/api/docs/domains', { hostname, owner: 'acme', repo: 'props' });
+          if (mapping.status === 201) mapped++;
+          expect(await answer(path, hostname), `${hostname}${path}`).toEqual(expected.get(path));
+        },
+      ),
+      { numRuns: 60 },
+    );
+    expect(mapped).toBeGreaterThan(10); // mappings were made, and still took nothing
   });
 });
 
