@@ -21,6 +21,7 @@ import { writeSearchIndex } from './search-index.ts';
 import { writeSocialImages } from './social-images.ts';
 import { docsIntegration, type SiteState } from './integration.ts';
 import { buildSiteData, normalizeBase } from './site-data.ts';
+import { applyContentSecurityPolicy, newOwnScriptMark } from './csp.ts';
 
 export type { Problem } from '../content/types.ts';
 export type { RenderContext } from '../src/lib/types.ts';
@@ -140,6 +141,9 @@ export function astroConfig(state: SiteState, options: { out: string; cacheDir: 
     vite: {
       logLevel: options.mode === 'dev' ? 'warn' : 'error',
       cacheDir: join(options.cacheDir, 'vite'),
+      // Components' scripts as files, never inlined: the Content-Security-Policy allows the site's own files and
+      // only the layout's marked inline scripts (csp.ts).
+      build: { assetsInlineLimit: 0 },
       server: { fs: { allow: [SITES_DIR, state.sourceDir] } },
     },
   };
@@ -174,12 +178,15 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   // packages, so it lives in the project (where node_modules resolve), not in the OS temp folder.
   await mkdir(join(SITES_DIR, '.astro'), { recursive: true });
   const serverDir = await mkdtemp(join(SITES_DIR, '.astro', 'build-'));
+  const mark = (globalThis.docsOwnScriptMark = newOwnScriptMark());
   try {
     await astroBuild(astroConfig(site.state, { out, cacheDir, mode: 'build', serverDir }));
   } finally {
     globalThis.docsSitesPageRendered = undefined;
+    globalThis.docsOwnScriptMark = undefined;
     await rm(serverDir, { recursive: true, force: true });
   }
+  await applyContentSecurityPolicy(out, mark);
 
   progress({ phase: 'search' });
   await writeSearchIndex(out);

@@ -34,6 +34,7 @@ beforeAll(async () => {
     'guide.mdx': '---\ntitle: Guide\n---\n\nGuide version one.\n',
     'gone.mdx': '# Gone soon\n\nThis page will be removed.\n',
     'moved.mdx': '---\nredirect: /guide\n---\n',
+    'images/drawing.svg': '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.domain)</script><circle r="4"/></svg>',
   });
   shas.v1 = repo.commit('v1');
   repo.git('tag', 'v1.0');
@@ -154,6 +155,18 @@ describe('serving', () => {
     const again = await page('/acme/widgets/guide', { headers: { 'if-none-match': String(guide.headers.etag) } });
     expect([again.status, again.text]).toEqual([304, '']);
     expect((await page('/acme/widgets~beta/guide', { headers: { 'if-none-match': String(guide.headers.etag) } })).status).toBe(200);
+  });
+
+  it('pages carry their Content-Security-Policy; a repository SVG is served sandboxed, and so are the service\'s notices', async () => {
+    const html = await page('/acme/widgets/guide');
+    expect(html.text).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'sha256-/);
+    const svg = await page('/acme/widgets/images/drawing.svg');
+    expect([svg.status, svg.headers['content-type'], svg.headers['content-security-policy']]).toEqual([
+      200,
+      'image/svg+xml',
+      "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox",
+    ]);
+    expect((await page('/acme/widgets~nope/guide')).headers['content-security-policy']).toMatch(/^default-src 'none'; style-src 'unsafe-inline'/);
   });
 
   it('previews (any ~ref) stay out of search engines; the default URL does not', async () => {

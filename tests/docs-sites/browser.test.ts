@@ -591,6 +591,30 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'documentation sites in a browser'
       await expect(page.getByRole('link', { name: 'good link' }).getAttribute('href')).resolves.toBe('https://example.com');
     });
 
+    it('the Content-Security-Policy runs only the layout\'s own scripts: markup added to a page later cannot run script', async () => {
+      const page = await visit('/en/unsafe');
+      const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+      expect(policy).toMatch(/script-src 'self' 'wasm-unsafe-eval' ('sha256-[A-Za-z0-9+/=]+' )+/);
+      expect(policy).toContain("object-src 'none'; base-uri 'none'");
+      expect(await page.locator('script[data-docs-own]').count()).toBe(0); // the build's mark is not left in pages
+      // As a DOM-based injection would: a handler, an inline script, a javascript: URL, an SVG script.
+      await page.evaluate(() => {
+        const box = document.createElement('div');
+        box.innerHTML = '<img src="data:," onerror="window.injected=1"><svg><script>window.injected=2</script></svg><a id="js" href="javascript:window.injected=3">x</a>';
+        document.body.append(box);
+        const script = document.createElement('script');
+        script.textContent = 'window.injected = 4';
+        document.body.append(script);
+      });
+      await page.locator('#js').click();
+      await page.waitForTimeout(200);
+      expect(await page.evaluate(() => (globalThis as any).injected)).toBeUndefined();
+      // The layout's own scripts did run: the theme toggle works.
+      const before = await page.evaluate(() => document.documentElement.dataset.theme);
+      await page.locator('[data-theme-toggle]').first().click();
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).not.toBe(before);
+    });
+
     it('a page whose frontmatter has `redirect` sends the reader to its target', async () => {
       const page = await visit('/en/moved');
       await waitForRoute(page, '/en/quickstart');

@@ -34,6 +34,15 @@ export interface DocsHandlerOptions {
 /** Our own outputs that may carry hosted placeholders; the repository's files (images, svg...) never do. */
 const RESOLVED = new Set(['html', 'css', 'js', 'mjs', 'json', 'txt', 'md', 'xml']);
 
+/**
+ * Files that can carry script when opened directly (a repository's SVG; XML with an XSLT or XHTML): sandboxed, so
+ * nothing in them runs on the site's origin. Our HTML pages carry their own policy (sites/builder/csp.ts).
+ */
+const SANDBOXED = new Set(['svg', 'xml', 'xsl', 'xslt']);
+const SANDBOX_POLICY = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
+/** The service's own notice pages: an inline style, nothing else. */
+const NOTICE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+
 /** Content-hashed by Astro: the same URL never changes. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Everything else may change with the next publish: cached, but asked again each time (ETag). */
@@ -71,7 +80,7 @@ function notice(res: ServerResponse, status: number, title: string, paragraphs: 
   }<title>${escapeHtml(title)}</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1f2328}code{background:#f3f4f6;padding:0 .25em}</style></head><body><main><h1>${escapeHtml(
     title,
   )}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</main></body></html>`;
-  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...headers }).end(body);
+  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Security-Policy': NOTICE_POLICY, ...headers }).end(body);
 }
 
 export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions = {}) {
@@ -107,6 +116,7 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
       ETag: etag,
       Vary: 'Accept-Encoding',
       'X-Content-Type-Options': 'nosniff',
+      ...(SANDBOXED.has(extensionOf(path)) ? { 'Content-Security-Policy': SANDBOX_POLICY } : {}),
       ...(gzipped ? { 'Content-Encoding': 'gzip' } : {}),
       // Previews (branches, tags, commits, pull requests) stay out of search engines; the default URL is the site.
       ...(site.request.ref !== undefined ? { 'X-Robots-Tag': 'noindex' } : {}),

@@ -1,0 +1,65 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * The Content-Security-Policy of every built page, as a `<meta http-equiv>` first in its `<head>` (so it holds
+ * wherever the files are served). Scripts: the site's own files, and inline scripts only by hash, for the scripts
+ * the layout marked (OwnScript.astro) with this build's random mark: an inline script or handler that reached a
+ * page any other way does not run. Third-party origins only for the analytics the configuration turns on.
+ */
+
+declare global {
+  // eslint-disable-next-line no-var
+  var docsOwnScriptMark: string | undefined;
+}
+
+/** A fresh mark for one build; set before Astro renders, read back by {@link applyContentSecurityPolicy}. */
+export function newOwnScriptMark(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/** Origins a tag manager or Google Analytics loads from and reports to. */
+const GOOGLE = ['https://www.googletagmanager.com', 'https://*.googletagmanager.com', 'https://*.google-analytics.com', 'https://*.analytics.google.com'];
+
+/** The page with its own scripts' marks removed and its policy in place. */
+export function withContentSecurityPolicy(html: string, mark: string): string {
+  const hashes: string[] = [];
+  const marked = new RegExp(`<script([^>]*?) data-docs-own="${mark}"([^>]*)>([\\s\\S]*?)</script>`, 'g');
+  const page = html.replace(marked, (_whole, before: string, after: string, code: string) => {
+    hashes.push(`'sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}'`);
+    return `<script${before}${after}>${code}</script>`;
+  });
+  const origins = new Set<string>();
+  for (const [, src] of page.matchAll(/<script\b[^>]*\ssrc="(https:\/\/[^"/]+)[^"]*"/g)) origins.add(src!);
+  if (/data-analytics="tag-manager"/.test(page) || [...origins].some((origin) => origin.endsWith('googletagmanager.com'))) GOOGLE.forEach((o) => origins.add(o));
+  const external = [...origins].join(' ');
+  const policy = [
+    "default-src 'self'",
+    `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')} ${external}`.trim(),
+    "style-src 'self' 'unsafe-inline'",
+    `img-src 'self' https: data: ${external}`.trim(),
+    "media-src 'self' https:",
+    "font-src 'self' data:",
+    `connect-src 'self' ${external}`.trim(),
+    "frame-src 'none'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+  ].join('; ');
+  const meta = `<meta http-equiv="Content-Security-Policy" content="${policy.replace(/\s+/g, ' ')}">`;
+  const charset = /<meta charset="[^"]*">/i.exec(page);
+  if (charset) return page.slice(0, charset.index + charset[0].length) + meta + page.slice(charset.index + charset[0].length);
+  return page.replace(/<head>/i, `<head>${meta}`);
+}
+
+/** Applies the policy to every HTML file of a built site. */
+export async function applyContentSecurityPolicy(out: string, mark: string): Promise<void> {
+  const files = (await readdir(out, { recursive: true, encoding: 'utf8' })).filter((file) => file.endsWith('.html'));
+  for (const file of files) {
+    const path = join(out, file);
+    const html = await readFile(path, 'utf8');
+    const page = withContentSecurityPolicy(html, mark);
+    if (page !== html) await writeFile(path, page);
+  }
+}
