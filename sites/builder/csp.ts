@@ -10,7 +10,6 @@ import { join } from 'node:path';
  */
 
 declare global {
-  // eslint-disable-next-line no-var
   var docsOwnScriptMark: string | undefined;
 }
 
