@@ -54,7 +54,26 @@ describe('complete', () => {
   });
 });
 
+describe('create', () => {
+  it("counts a new order for the order's agent only", async () => {
+    const p = await agentAndConsumer(server.url);
+    // Statistics are their provider's to read.
+    const stats = async (of: Parties) => (await of.agent.rest('GET', `/api/agents/${of.agentId}/stats`)).body as { totalOrders: number };
+    const [mine, theirs] = [await stats(p), await stats(bystander)];
+    await createOrder(p, { price: 3 });
+    expect((await stats(p)).totalOrders).toBe(mine.totalOrders + 1);
+    expect(await stats(bystander)).toEqual(theirs);
+  });
+});
+
 describe('review', () => {
+  it('a clientWallet in the body must be the signer, even when the signer is the consumer', async () => {
+    const { p, order } = await deliveredOrder();
+    const res = await p.client.rest('POST', `/api/orders/${order.id}/review`, { clientWallet: p.agent.address, rating: 5 });
+    expect([res.status, res.body.error, res.body.message]).toEqual([403, 'UNAUTHORIZED_ACCESS', 'clientWallet must be the signing wallet']);
+    expect((await p.client.rest('GET', `/api/orders/${order.id}`)).body.status).toBe('DELIVERED');
+  });
+
   it("changes the rating of the order's agent only", async () => {
     const { p, order } = await deliveredOrder();
     const theirs = await stats(bystander.agentId);
