@@ -4,22 +4,23 @@
  * what depends on where a page is served, and the host resolves them per response ({@link resolveHosted}):
  * - every internal URL starts with {@link HOSTED_BASE}; absolute URLs (canonical, og:url, og:image, the sitemap)
  *   with {@link HOSTED_ORIGIN};
- * - the parts that depend on where a page is served (docs/docs-hosting.md) are kept between markers: the site-verification meta tag
- *   (`default-branch`: only when served from the repository's default branch) and `scripts.altAnalytics`
- *   (`custom-domain`: only on a mapped custom domain or a vanity subdomain).
+ * - the parts that depend on where a page is served (docs/docs-hosting.md) are kept between markers: the
+ *   site-verification meta tag and the analytics and tag-manager scripts (`default-branch`: only when served from
+ *   the repository's default branch, never on a preview, whose `docs.json` is whoever pushed it), and
+ *   `scripts.altAnalytics` (`default-branch+custom-domain`: also only on a mapped custom domain or a vanity subdomain).
  */
 
 export const HOSTED_BASE = '/__DOCS_BASE__';
 export const HOSTED_HOST = 'docs-origin.invalid';
 export const HOSTED_ORIGIN = `https://${HOSTED_HOST}`;
 
-export type HostedCondition = 'default-branch' | 'custom-domain';
+export type HostedCondition = 'default-branch' | 'custom-domain' | 'default-branch+custom-domain';
 
 /** The markers around a part of a page that only some ways of serving it show. */
 export const conditionStart = (condition: HostedCondition) => `<!--docs:if ${condition}-->`;
 export const CONDITION_END = '<!--docs:end-->';
 
-const BLOCK = /<!--docs:if (default-branch|custom-domain)-->([\s\S]*?)<!--docs:end-->/g;
+const BLOCK = /<!--docs:if (default-branch\+custom-domain|default-branch|custom-domain)-->([\s\S]*?)<!--docs:end-->/g;
 
 export interface Served {
   /** Base path without a trailing slash: `''` at a host's root. */
@@ -37,7 +38,9 @@ export const needsResolving = (text: string) => text.includes(HOSTED_BASE) || te
 export function resolveHosted(text: string, served: Served): string {
   const host = new URL(served.origin).host;
   return text
-    .replace(BLOCK, (_, condition: HostedCondition, inner: string) => ((condition === 'default-branch' ? served.defaultBranch : served.customDomain) ? inner : ''))
+    .replace(BLOCK, (_, condition: HostedCondition, inner: string) =>
+      condition.split('+').every((part) => (part === 'default-branch' ? served.defaultBranch : served.customDomain)) ? inner : '',
+    )
     .replaceAll(HOSTED_ORIGIN, served.origin)
     .replaceAll(HOSTED_HOST, host)
     .replaceAll(`${HOSTED_BASE}/`, `${served.base}/`)

@@ -42,9 +42,13 @@ describe('hosted builds: one build per commit, resolved per response (sites/buil
     expect(page.select('script[data-analytics=tag-manager]')).toBeDefined();
     expect(page.html).not.toMatch(/__DOCS_BASE__|docs-origin\.invalid|docs:if|docs:end/);
   });
-  it('a branch preview: no verification meta', () => {
+  it("a branch or pull-request preview: no verification meta, and none of the scripts its docs.json names", () => {
     const page = served('/guide', { base: '/acme/widgets~beta', origin: 'https://docs.example.com', defaultBranch: false, customDomain: false });
     expect(page.select('meta[name=google-site-verification]')).toBeUndefined();
+    expect(page.select('script[data-analytics]')).toBeUndefined();
+    expect(page.html).not.toContain('GTM-HOST');
+    const onDomain = served('/guide', { base: '/~beta', origin: 'https://docs.acme.com', defaultBranch: false, customDomain: true });
+    expect(onDomain.select('script[data-analytics]')).toBeUndefined();
     expect(page.select('link[rel=canonical]')?.attr('href')).toBe('https://docs.example.com/acme/widgets~beta/guide');
   });
   it('a custom domain at its root: root paths, alt analytics for that domain', () => {
