@@ -32,6 +32,10 @@ function environment(protocols: GitOptions['protocols'] = ['https']) {
   };
 }
 
+/**
+ * A git command that failed. `message` is ours and says only which step failed: git's own output (which can name
+ * hosts, ports, addresses and what answered there) stays in `stderr`, for logs, never for callers.
+ */
 export class GitError extends Error {
   readonly stderr: string;
 
@@ -40,6 +44,12 @@ export class GitError extends Error {
     this.name = 'GitError';
     this.stderr = stderr;
   }
+}
+
+/** Network settings of the git commands that reach a remote. */
+export interface RemoteOptions {
+  /** `host:port:address[,address]`: the addresses checked for this fetch, so git cannot resolve the name again. */
+  resolve?: string | undefined;
 }
 
 export class GitRepository {
@@ -59,21 +69,23 @@ export class GitRepository {
       const { stdout } = await exec('git', args, { env: { ...this.#env, ...env }, maxBuffer: 64 << 20, timeout: this.#timeoutMs, encoding: 'utf8' });
       return stdout;
     } catch (error) {
-      const stderr = String((error as { stderr?: string }).stderr ?? '').trim();
-      throw new GitError(`git ${args.find((a) => !a.startsWith('-') && a !== this.gitDir) ?? ''} failed: ${stderr.split('\n').at(-1) || (error as Error).message}`, stderr);
+      const stderr = String((error as { stderr?: string }).stderr ?? '').trim() || (error as Error).message;
+      throw new GitError(`git ${args.find((a) => !a.startsWith('-') && !a.includes('=') && a !== this.gitDir) ?? ''} failed`, stderr);
     }
   }
 
   /** Mirrors `url` (first time) or fetches what changed, pruning deleted refs; the default branch follows the remote's. */
-  async sync(url: string): Promise<void> {
+  async sync(url: string, remote: RemoteOptions = {}): Promise<void> {
+    // A redirect could lead anywhere (an address nobody checked): git's first request must be answered where it went.
+    const network = ['-c', 'http.followRedirects=false', ...(remote.resolve ? ['-c', `http.curloptResolve=${remote.resolve}`] : [])];
     const exists = await lstat(this.gitDir).then(
       () => true,
       (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(error)),
     );
-    if (!exists) return void (await this.#git(['clone', '--mirror', '--quiet', '--', url, this.gitDir]));
-    await this.#git(['--git-dir', this.gitDir, 'fetch', '--prune', '--quiet', 'origin']);
+    if (!exists) return void (await this.#git([...network, 'clone', '--mirror', '--quiet', '--', url, this.gitDir]));
+    await this.#git([...network, '--git-dir', this.gitDir, 'fetch', '--prune', '--quiet', 'origin']);
     // fetch never moves a mirror's HEAD: ask the remote which branch is its default now.
-    const head = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(await this.#git(['--git-dir', this.gitDir, 'ls-remote', '--symref', '--', url, 'HEAD']));
+    const head = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(await this.#git([...network, '--git-dir', this.gitDir, 'ls-remote', '--symref', '--', url, 'HEAD']));
     if (head) await this.#git(['--git-dir', this.gitDir, 'symbolic-ref', 'HEAD', `refs/heads/${head[1]}`]);
   }
 

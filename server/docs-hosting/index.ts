@@ -64,8 +64,9 @@ export function createDocsHosting(
     log: (level, data, message) => log[level](data, message),
   });
   const onChange = () => sites.invalidate();
-  const repositories = new RepositoryService(db, { mirrors, secrets, publicBaseUrl: options.publicBaseUrl });
-  const publishing = new PublishingService(db, { repositories, mirrors, queue, secrets, onChange });
+  const warn = (data: Record<string, unknown>, message: string) => log.warn(data, message);
+  const repositories = new RepositoryService(db, { mirrors, secrets, publicBaseUrl: options.publicBaseUrl, log: warn });
+  const publishing = new PublishingService(db, { repositories, mirrors, queue, secrets, onChange, log: warn });
   const domains = new DomainService(db, { repositories, lookup: dnsChallengeLookup(config.dnsServers), serviceHost, vanityDomain: config.vanityDomain, onChange });
   const services: DocsHostingServices = {
     repositories,

@@ -3,7 +3,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { BlockList } from 'node:net';
 import { isAbsolute, join } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { GitRepository } from './git.ts';
+import { GitError, GitRepository, type RemoteOptions } from './git.ts';
 
 /** Addresses that are not the public internet: loopback, private, link-local, shared, multicast, reserved. */
 const PRIVATE = new BlockList();
@@ -12,6 +12,14 @@ for (const [network, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0',
 }
 for (const [network, prefix] of [['::', 127], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) {
   PRIVATE.addSubnet(network, prefix, 'ipv6');
+}
+
+/** The public addresses of an https URL's host, or why it has none. */
+async function publicAddresses(url: URL): Promise<string[] | string> {
+  const addresses = await lookup(url.hostname.replace(/^\[|\]$/g, ''), { all: true }).catch(() => []);
+  if (addresses.length === 0) return `The host ${url.hostname} cannot be resolved`;
+  if (addresses.some(({ address, family }) => PRIVATE.check(address, family === 6 ? 'ipv6' : 'ipv4'))) return `The host ${url.hostname} is not a public address`;
+  return addresses.map(({ address }) => address);
 }
 
 /**
@@ -47,10 +55,22 @@ export class Mirrors {
     }
     if (url.username || url.password) return 'Must not carry credentials: only public repositories can be registered';
     if (this.#allowLocal) return undefined;
-    const addresses = await lookup(url.hostname.replace(/^\[|\]$/g, ''), { all: true }).catch(() => []);
-    if (addresses.length === 0) return `The host ${url.hostname} cannot be resolved`;
-    if (addresses.some(({ address, family }) => PRIVATE.check(address, family === 6 ? 'ipv6' : 'ipv4'))) return `The host ${url.hostname} is not a public address`;
-    return undefined;
+    const checked = await publicAddresses(url);
+    return typeof checked === 'string' ? checked : undefined;
+  }
+
+  /**
+   * How git reaches `source` this time: the host's addresses, looked up and checked now (a name that has since been
+   * pointed inward is refused), handed to git so it cannot resolve the name again (no DNS rebinding in between).
+   */
+  async #remote(source: string): Promise<RemoteOptions> {
+    if (this.#allowLocal) return {};
+    const url = new URL(source);
+    const checked = await publicAddresses(url);
+    if (typeof checked === 'string') throw new GitError('git fetch refused', checked);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const addresses = checked.map((address) => (address.includes(':') ? `[${address}]` : address)).join(',');
+    return { resolve: `${host}:${url.port || 443}:${addresses}` };
   }
 
   /** Forgets a mirror (a registration that did not go through). */
@@ -90,7 +110,7 @@ export class Mirrors {
   /** Fetches what changed (clones the first time); answers the default branch and every ref -> commit. */
   sync(id: string, source: string): Promise<{ defaultBranch: string; refs: Map<string, string> }> {
     return this.#exclusive(id, async (git) => {
-      await git.sync(source);
+      await git.sync(source, await this.#remote(source));
       return { defaultBranch: await git.defaultBranch(), refs: await git.refs() };
     });
   }

@@ -42,6 +42,7 @@ export interface PublishingOptions {
   secrets: SecretBox;
   /** Called when what a repository serves may have changed (site caches). */
   onChange?: (repositoryId: string) => void;
+  log?: (data: Record<string, unknown>, message: string) => void;
 }
 
 /**
@@ -79,7 +80,8 @@ export class PublishingService {
       synced = await this.#options.mirrors.sync(repository.id, repository.source);
     } catch (error) {
       if (error instanceof GitError) {
-        throw new AppError('SERVICE_UNAVAILABLE', `Could not fetch ${repository.source}: ${error.message}`, { reason: 'git' });
+        this.#options.log?.({ err: error, stderr: error.stderr, repository: repository.id }, 'fetching a repository: git failed');
+        throw new AppError('SERVICE_UNAVAILABLE', `Could not fetch ${repository.source}`, { reason: 'git' });
       }
       throw error;
     }

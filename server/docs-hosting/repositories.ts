@@ -20,6 +20,7 @@ export interface RepositoryServiceOptions {
   secrets: SecretBox;
   /** Where the code host should post push events (PUBLIC_BASE_URL, else a path). */
   publicBaseUrl?: string | undefined;
+  log?: (data: Record<string, unknown>, message: string) => void;
 }
 
 /**
@@ -56,7 +57,9 @@ export class RepositoryService {
       synced = await this.#options.mirrors.sync(id, input.source);
     } catch (error) {
       if (!(error instanceof GitError)) throw error;
-      throw new AppError('VALIDATION_ERROR', 'Invalid request', { source: `Not a git repository this server can read (${error.message})` });
+      // git's own words stay in the server's log: they could tell a caller what answers at an address.
+      this.#options.log?.({ err: error, stderr: error.stderr, source: input.source }, 'registering a repository: git failed');
+      throw new AppError('VALIDATION_ERROR', 'Invalid request', { source: 'Not a git repository this server can read' });
     }
     const secret = randomBytes(24).toString('base64url');
     const now = new Date();

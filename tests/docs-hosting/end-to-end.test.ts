@@ -375,7 +375,7 @@ describe('the organization API', () => {
     const bad = await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'other', source: 'ext::sh -c evil' });
     expect([bad.status, Object.keys(bad.body.details)]).toEqual([422, ['source']]);
     const notGit = await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'other', source: tmpdir() });
-    expect([notGit.status, notGit.body.details.source]).toEqual([422, expect.stringMatching(/^Not a git repository this server can read/)]);
+    expect([notGit.status, notGit.body.details.source]).toEqual([422, 'Not a git repository this server can read']); // git's own words (paths, hosts) stay in the log
     expect((await rest('GET', '/api/docs/repositories/acme/other')).status).toBe(404);
     const ownHost = await rest('POST', '/api/docs/domains', { hostname: 'someone.docs.test', owner: 'acme', repo: 'widgets' });
     expect([ownHost.status, Object.keys(ownHost.body.details)]).toEqual([422, ['hostname']]); // the vanity domain's

@@ -5,7 +5,9 @@
 import { existsSync, lstatSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
 import { GitError, GitRepository } from '../../server/docs-hosting/git.ts';
+import { Mirrors } from '../../server/docs-hosting/mirrors.ts';
 import { createGitRepo } from '../../scripts/lib/git-fixture.ts';
 
 const repo = createGitRepo();
@@ -101,8 +103,40 @@ describe('extract', () => {
 describe('isolation', () => {
   it('refuses transports that are not allowed (https only by default: no local paths, no ext::)', async () => {
     const https = new GitRepository(join(root, 'https-only.git'));
-    await expect(https.sync(upstream)).rejects.toThrow(/transport 'file' not allowed/);
-    await expect(https.sync('ext::sh -c touch% /tmp/pwned')).rejects.toThrow(/not allowed/);
+    await expect(https.sync(upstream)).rejects.toMatchObject({ message: 'git clone failed', stderr: expect.stringMatching(/transport 'file' not allowed/) });
+    await expect(https.sync('ext::sh -c touch% /tmp/pwned')).rejects.toMatchObject({ stderr: expect.stringMatching(/not allowed/) });
     expect(existsSync('/tmp/pwned')).toBe(false);
+  });
+
+  it('a registered source is checked again at every fetch: a name that now points inward is never contacted', async () => {
+    let connections = 0;
+    const listener = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const port = (listener.address() as { port: number }).port;
+    try {
+      const mirrors = new Mirrors(join(root, 'public-only'), { allowLocal: false });
+      for (const source of [`https://127.0.0.1:${port}/x.git`, `https://localhost:${port}/x.git`, 'https://[::1]/x.git']) {
+        expect(await mirrors.sourceProblem(source), source).toMatch(/is not a public address$/);
+        const refused = await mirrors.sync('rebound', source).catch((error: unknown) => error);
+        expect(refused).toBeInstanceOf(GitError);
+        expect([(refused as GitError).message, (refused as GitError).stderr]).toEqual(['git fetch refused', expect.stringMatching(/is not a public address$/)]);
+      }
+      expect(connections).toBe(0);
+      expect(await mirrors.sourceProblem('http://example.com/x.git')).toMatch(/^Must be an https:\/\/ git URL/);
+      expect(await mirrors.sourceProblem('https://user:secret@example.com/x.git')).toBe('Must not carry credentials: only public repositories can be registered');
+    } finally {
+      listener.close();
+    }
+  });
+
+  it("git's own words stay out of the error's message (it could tell what answers at an address)", async () => {
+    const https = new GitRepository(join(root, 'closed.git'));
+    const error = (await https.sync('https://127.0.0.1:9/x.git').catch((e: unknown) => e)) as GitError;
+    expect(error).toBeInstanceOf(GitError);
+    expect(error.message).toBe('git clone failed');
+    expect(error.stderr).toMatch(/127\.0\.0\.1/);
   });
 });
