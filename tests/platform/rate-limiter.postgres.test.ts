@@ -4,7 +4,8 @@
  */
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createRateLimiter, type RateDecision, type RateLimiter } from '../../server/platform/rate-limiter.ts';
+import { createLogger } from '../../server/platform/logger.ts';
+import { createRateLimiter, openRateLimiter, type RateDecision, type RateLimiter } from '../../server/platform/rate-limiter.ts';
 import type { DatabaseConfig } from '../../server/platform/config.ts';
 import { createTestDatabase } from '../helpers/server.ts';
 import { commonBehaviour, small, uniqueKey } from './rate-limiter-behaviour.ts';
@@ -57,6 +58,16 @@ describe('postgres store', () => {
     for (let i = 0; i <= small.points; i++) decisions.push(await (i % 2 ? second : limiter).consume(small, key));
     expect(decisions.map((d) => d.remaining)).toEqual([4, 3, 2, 1, 0, 0]);
     expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false]);
+  });
+
+  it('a server configured with DATABASE_URL opens this store (its own pool, ended by close())', async () => {
+    const opened = [0, 1].map(() => openRateLimiter({ rateLimits: 'on', database: { kind: 'postgresql', url } }, createLogger('silent')));
+    const key = uniqueKey();
+    const decisions = [];
+    for (let i = 0; i <= small.points; i++) decisions.push(await opened[i % 2]!.consume(small, key));
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false]);
+    for (const one of opened) await one.close();
+    await expect(opened[0]!.consume(small, key)).rejects.toThrow('rate limiter is closed');
   });
 
   it('creates its table without races when processes start at once, and counts concurrent requests exactly', async () => {

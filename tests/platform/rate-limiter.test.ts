@@ -6,7 +6,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countCall, enforceRateLimit, ipKey, RATE_RULES } from '../../server/marketplace/rate-limits.ts';
 import { AppError } from '../../server/platform/errors.ts';
-import { createRateLimiter, type RateLimiter } from '../../server/platform/rate-limiter.ts';
+import { createLogger } from '../../server/platform/logger.ts';
+import { createRateLimiter, openRateLimiter, type RateLimiter } from '../../server/platform/rate-limiter.ts';
 import { commonBehaviour, consumeTimes, expectRefused, other, uniqueKey } from './rate-limiter-behaviour.ts';
 
 describe('RATE_RULES', () => {
@@ -117,6 +118,27 @@ describe('postgres store failure', () => {
     }
   });
 
+  it('reports a failing store as a process warning, at most once a minute, when no reporter is given', async () => {
+    const pool = new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none', connectionTimeoutMillis: 1000 });
+    pool.on('error', () => {});
+    const warnings: Error[] = [];
+    const listen = (warning: Error) => warnings.push(warning);
+    process.on('warning', listen);
+    const limiter = createRateLimiter({ kind: 'postgres', pool });
+    try {
+      const key = uniqueKey();
+      await consumeTimes(limiter, other, key, 2);
+      await new Promise((resolve) => setImmediate(resolve));
+      const ours = warnings.filter((w) => (w as NodeJS.ErrnoException).code === 'RATE_LIMIT_STORE_DOWN');
+      expect(ours).toHaveLength(1);
+      expect(ours[0]!.message).toMatch(/^rate limit store failed, using per-process limits: /);
+    } finally {
+      process.off('warning', listen);
+      await limiter.close();
+      await pool.end();
+    }
+  });
+
   it('does not let a hung database hang requests', async () => {
     const hung = { connect: () => new Promise(() => {}), query: () => new Promise(() => {}) } as unknown as pg.Pool;
     const errors: unknown[] = [];
@@ -136,5 +158,18 @@ describe('RATE_LIMITS=off', () => {
       const decision = await limiter.consume(RATE_RULES['agents.register'], 'ip:127.0.0.1');
       expect(decision).toMatchObject({ allowed: true, limit: 5, retryAfterSeconds: 0 });
     }
+  });
+});
+
+describe('the limiter a configuration opens', () => {
+  const log = createLogger('silent');
+  it('RATE_LIMITS=off counts nothing; the embedded database counts in memory; a closed limiter refuses to count', async () => {
+    const off = openRateLimiter({ rateLimits: 'off', database: { kind: 'pglite', dataDir: 'memory://' } }, log);
+    const key = uniqueKey();
+    expect((await consumeTimes(off, other, key, 5)).every((d) => d.allowed && d.remaining === other.points)).toBe(true);
+    const memory = openRateLimiter({ rateLimits: 'on', database: { kind: 'pglite', dataDir: 'memory://' } }, log);
+    expect((await consumeTimes(memory, other, key, 3)).map((d) => d.allowed)).toEqual([true, true, false]);
+    await memory.close();
+    await expect(memory.consume(other, key)).rejects.toThrow('rate limiter is closed');
   });
 });
