@@ -17,6 +17,9 @@ import { createMcpRoute } from './serving/mcp.ts';
 import { createDocsHandler } from './serving/serve.ts';
 import { DocsSites } from './serving/sites.ts';
 
+/** Builds of unpublished refs one reader's address may ask for. */
+const BUILDS_ON_DEMAND = { name: 'docs-builds-on-demand', points: 20, durationSeconds: 3600 };
+
 /** What the hosting API's routers call. */
 export interface DocsHostingServices {
   repositories: RepositoryService;
@@ -53,12 +56,17 @@ export function createDocsHosting(
     vanityDomain: config.vanityDomain,
     serviceHosts: serviceHost ? [serviceHost] : [],
     checkDomain: (domain) => domains.check(domain),
-    buildOnDemand: (repository, ref) => publishing.buildOnDemand(repository.id, ref),
+    buildOnDemand: async (repository, ref, client) => {
+      // Each reader's address may have only so many unpublished versions built for it (on top of the per-repository cap).
+      const decision = await options.limiter.consume(BUILDS_ON_DEMAND, `ip:${client}`);
+      return decision.allowed ? publishing.buildOnDemand(repository.id, ref) : { limited: decision.retryAfterSeconds };
+    },
   });
   const queue = new BuildQueue(db, mirrors, {
     workDir: config.workDir,
     concurrency: config.buildConcurrency,
     timeoutMs: config.buildTimeoutMs,
+    ...(config.buildLimits ? { limits: config.buildLimits } : {}),
     ...(config.leaseMs ? { leaseMs: config.leaseMs } : {}),
     onDeployed: () => sites.invalidate(),
     log: (level, data, message) => log[level](data, message),

@@ -23,6 +23,10 @@ const Env = z.object({
   DOCS_LOCAL_SOURCES: z.enum(['on', 'off']).optional(),
   DOCS_BUILD_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   DOCS_BUILD_TIMEOUT_MS: z.coerce.number().int().positive().default(600_000),
+  DOCS_BUILD_MEMORY_MB: z.coerce.number().int().min(256).default(2048),
+  DOCS_BUILD_MAX_FILES: z.coerce.number().int().min(1).default(20_000),
+  DOCS_BUILD_MAX_MB: z.coerce.number().int().min(1).default(512),
+  DOCS_BUILD_MAX_FILE_MB: z.coerce.number().int().min(1).default(32),
   DOCS_DOMAIN: z
     .string()
     .regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/i, 'must be a domain such as docs.example.com')
@@ -84,6 +88,8 @@ export interface DocsConfig {
   /** Builds this process runs at once (DOCS_BUILD_CONCURRENCY, default 1). */
   buildConcurrency: number;
   buildTimeoutMs: number;
+  /** What one build may use and produce (DOCS_BUILD_MEMORY_MB, DOCS_BUILD_MAX_FILES, DOCS_BUILD_MAX_MB, DOCS_BUILD_MAX_FILE_MB). */
+  buildLimits?: { memoryMb: number; maxFiles: number; maxBytes: number; maxFileBytes: number };
   /** `docs.example.com`: `{owner}.docs.example.com/{repo}` serves owner's sites (DOCS_DOMAIN). */
   vanityDomain?: string | undefined;
   /** DOCS_SECRET_KEY, else `secretFile` (created on first start). */
@@ -161,6 +167,7 @@ function docsConfig(e: z.infer<typeof Env>): DocsConfig {
     allowLocalSources: (e.DOCS_LOCAL_SOURCES ?? (embedded ? 'on' : 'off')) === 'on',
     buildConcurrency: e.DOCS_BUILD_CONCURRENCY,
     buildTimeoutMs: e.DOCS_BUILD_TIMEOUT_MS,
+    buildLimits: { memoryMb: e.DOCS_BUILD_MEMORY_MB, maxFiles: e.DOCS_BUILD_MAX_FILES, maxBytes: e.DOCS_BUILD_MAX_MB << 20, maxFileBytes: e.DOCS_BUILD_MAX_FILE_MB << 20 },
     leaseMs: e.DOCS_BUILD_LEASE_MS,
     domainCheckMs: e.DOCS_DOMAIN_CHECK_MS,
     ...(e.DOCS_DNS_SERVERS ? { dnsServers: e.DOCS_DNS_SERVERS } : {}),

@@ -14,13 +14,19 @@ export type BuildOutcome = Extract<WorkerMessage, { type: 'done' | 'failed' }>;
  */
 export function runBuildWorker(
   input: WorkerInput,
-  options: { timeoutMs: number; signal?: AbortSignal; onProgress?: (progress: { phase: string; done?: number; total?: number }) => void },
+  options: {
+    timeoutMs: number;
+    /** The build's JavaScript heap, in MB (`--max-old-space-size`). */
+    memoryMb: number;
+    signal?: AbortSignal;
+    onProgress?: (progress: { phase: string; done?: number; total?: number }) => void;
+  },
 ): Promise<BuildOutcome> {
   return new Promise((resolve) => {
     // A repository's build gets nothing of the server's environment (database URL, keys): only what running needs.
     const env: NodeJS.ProcessEnv = { ASTRO_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', HOME: dirname(input.out) };
     for (const name of ['PATH', 'TMPDIR', 'LANG', 'LC_ALL', 'TZ']) if (process.env[name] !== undefined) env[name] = process.env[name];
-    const child = spawn(process.execPath, [WORKER, JSON.stringify(input)], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const child = spawn(process.execPath, [`--max-old-space-size=${options.memoryMb}`, WORKER, JSON.stringify(input)], { stdio: ['ignore', 'pipe', 'pipe'], env });
     const stop = () => child.kill('SIGKILL');
     options.signal?.addEventListener('abort', stop, { once: true });
     let outcome: BuildOutcome | undefined;
@@ -48,7 +54,9 @@ export function runBuildWorker(
       if (outcome && (outcome.type === 'failed' || code === 0)) return resolve(outcome);
       const why = timedOut
         ? `The build took longer than ${Math.round(options.timeoutMs / 1000)} s and was stopped`
-        : `The build process ended unexpectedly (${signal ?? `exit code ${code}`})${stderr.trim() ? `: ${stderr.trim().split('\n').at(-1)}` : ''}`;
+        : /heap out of memory|Allocation failed/i.test(stderr)
+          ? `The build needed more than its ${options.memoryMb} MB of memory and was stopped`
+          : `The build process ended unexpectedly (${signal ?? `exit code ${code}`})${stderr.trim() ? `: ${stderr.trim().split('\n').at(-1)}` : ''}`;
       resolve({ type: 'failed', error: why });
     });
   });

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Database } from '../../platform/db/orm.ts';
@@ -21,13 +21,30 @@ import type { Mirrors } from '../mirrors.ts';
  */
 
 export const MAX_ATTEMPTS = 3;
+
+const megabytes = (bytes: number) => `${(bytes / (1 << 20)).toFixed(1)} MB`;
 /** Rows per INSERT when storing a build's files (each blob row up to a few MB). */
 const INSERT_BATCH_BYTES = 8 << 20;
+
+/** What one build may produce and use (docs/docs-hosting.md "Errors and limits"); a build beyond one fails. */
+export interface BuildLimits {
+  /** The build process's JavaScript heap, MB. */
+  memoryMb: number;
+  /** Files of the built site. */
+  maxFiles: number;
+  /** Bytes of the built site, all files together. */
+  maxBytes: number;
+  /** Bytes of any one built file. */
+  maxFileBytes: number;
+}
+
+export const DEFAULT_BUILD_LIMITS: BuildLimits = { memoryMb: 2048, maxFiles: 20_000, maxBytes: 512 << 20, maxFileBytes: 32 << 20 };
 
 export interface BuildQueueOptions {
   workDir: string;
   concurrency: number;
   timeoutMs: number;
+  limits?: BuildLimits;
   /** How long a claim holds without renewal (renewed every third of it). Default 60 s. */
   leaseMs?: number;
   /** How often idle processes look for builds queued by others. Default 2 s. */
@@ -49,7 +66,7 @@ export class BuildQueue {
   constructor(db: Database, mirrors: Mirrors, options: BuildQueueOptions) {
     this.#db = db;
     this.#mirrors = mirrors;
-    this.#options = { leaseMs: 60_000, pollMs: 2_000, ...options };
+    this.#options = { leaseMs: 60_000, pollMs: 2_000, limits: DEFAULT_BUILD_LIMITS, ...options };
   }
 
   /**
@@ -93,9 +110,13 @@ export class BuildQueue {
     const rows = await this.#db.em().execute<{ id: string }[]>(
       `update docs_build set status = 'BUILDING', attempts = attempts + 1, lease_until = now() + interval '${lease}',
          started_at = coalesce(started_at, now()), progress = null
-       where id = (select id from docs_build
-                   where status = 'QUEUED' or (status = 'BUILDING' and lease_until < now())
-                   order by created_at limit 1 for update skip locked)
+       where id = (select b.id from docs_build b join docs_repository r on r.id = b.repository_id
+                   where b.status = 'QUEUED' or (b.status = 'BUILDING' and b.lease_until < now())
+                   -- Fair across organizations: the one whose last build started longest ago goes first, so a
+                   -- hundred queued builds of one cannot make another's wait for all of them.
+                   order by (select max(o.started_at) from docs_build o join docs_repository orr on orr.id = o.repository_id
+                             where orr.organization_id = r.organization_id) asc nulls first, b.created_at
+                   limit 1 for update of b skip locked)
        returning id`,
     );
     const id = rows[0]?.id;
@@ -135,6 +156,7 @@ export class BuildQueue {
         { source, out: join(scratch, 'site'), searchIndexFile: join(scratch, 'search.json'), codeHost: { name: `${repository.owner}/${repository.name}` } },
         {
           timeoutMs: this.#options.timeoutMs,
+          memoryMb: this.#options.limits.memoryMb,
           signal: lost.signal,
           onProgress: (progress) => {
             if (Date.now() - lastProgress < 1000) return;
@@ -144,7 +166,9 @@ export class BuildQueue {
         },
       );
       if (outcome.type === 'failed') return await this.#fail(build, outcome);
-      await this.#store(build, scratch, outcome);
+      const files = await this.#output(join(scratch, 'site'));
+      if (typeof files === 'string') return await this.#fail(build, { type: 'failed', error: files });
+      await this.#store(build, scratch, files, outcome);
       log?.('info', { build: build.id, repository: repository.slug, commit: build.commit, pages: outcome.pages, ms: Math.round(performance.now() - started) }, 'docs build succeeded');
     } catch (error) {
       // Our own failure (git, the database): the lease runs out and the build is tried again.
@@ -170,14 +194,29 @@ export class BuildQueue {
     this.#options.log?.('warn', { build: build.id, error: outcome.error }, 'docs build failed');
   }
 
-  /** Files and blobs first (idempotent), then, in one transaction, SUCCEEDED and the refs that serve it. */
-  async #store(build: DocsBuild, scratch: string, outcome: Extract<BuildOutcome, { type: 'done' }>): Promise<void> {
-    const site = join(scratch, 'site');
-    const files = (await readdir(site, { recursive: true, withFileTypes: true }))
-      .filter((entry) => entry.isFile())
-      .map((entry) => join(entry.parentPath, entry.name).slice(site.length + 1).split('\\').join('/'))
+  /** The built site's files (paths in the site), or why the build is over its limits. */
+  async #output(site: string): Promise<string[] | string> {
+    const { maxFiles, maxBytes, maxFileBytes } = this.#options.limits;
+    const entries = (await readdir(site, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
+    if (entries.length > maxFiles) return `The built site has ${entries.length} files, more than the ${maxFiles} a build may store`;
+    let total = 0;
+    const files: string[] = [];
+    for (const entry of entries) {
+      const path = join(entry.parentPath, entry.name);
+      const { size } = await stat(path);
+      const name = path.slice(site.length + 1).split('\\').join('/');
+      if (size > maxFileBytes) return `${name} is ${megabytes(size)}, more than the ${megabytes(maxFileBytes)} a built file may have`;
+      total += size;
       // The redirects map lives in the manifest; it is not a page of the site.
-      .filter((path) => path !== '_redirects.json');
+      if (name !== '_redirects.json') files.push(name);
+    }
+    if (total > maxBytes) return `The built site is ${megabytes(total)}, more than the ${megabytes(maxBytes)} a build may store`;
+    return files;
+  }
+
+  /** Files and blobs first (idempotent), then, in one transaction, SUCCEEDED and the refs that serve it. */
+  async #store(build: DocsBuild, scratch: string, files: string[], outcome: Extract<BuildOutcome, { type: 'done' }>): Promise<void> {
+    const site = join(scratch, 'site');
     const searchIndex = await readFile(join(scratch, 'search.json'));
     const searchHash = await this.#insertBlobs([searchIndex]).then(([hash]) => hash!);
     for (let i = 0; i < files.length; ) {

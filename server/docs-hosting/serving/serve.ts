@@ -172,7 +172,7 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
     const route = routed.path;
     const handler = options.routes?.[route.replace(/\/+$/, '')];
 
-    const deployment = await sites.deployment(repository, ref);
+    const deployment = await sites.deployment(repository, ref, req.socket.remoteAddress);
     const what = ref === undefined ? `the default branch${repository.defaultBranch ? ` (<code>${escapeHtml(repository.defaultBranch)}</code>)` : ''}` : `<code>${escapeHtml(ref)}</code>`;
     if (deployment.state === 'building') {
       notice(res, 503, `${name} is being built`, [`The site of ${what} is being built (commit <code>${deployment.build.commit.slice(0, 12)}</code>). This page reloads in a few seconds.`], { 'Retry-After': 5 });
@@ -180,6 +180,10 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
     }
     if (deployment.state === 'busy') {
       notice(res, 503, `${name} is busy`, [`Several versions of ${name} are being built. Try ${what} again in a minute.`], { 'Retry-After': 30 });
+      return true;
+    }
+    if (deployment.state === 'limited') {
+      notice(res, 429, 'Too many new versions asked for', [`This address asked for many versions nobody had published yet. Try ${what} again later.`], { 'Retry-After': deployment.retryAfterSeconds });
       return true;
     }
     if (deployment.state === 'failed') {

@@ -49,7 +49,9 @@ export type Deployment =
   /** The URL names no branch, tag, pull request or commit of the repository. */
   | { state: 'unknown'; refs: string[] }
   /** Readers asked for too many builds of this repository: later. */
-  | { state: 'busy' };
+  | { state: 'busy' }
+  /** This reader (its address) asked for too many builds of unpublished refs lately. */
+  | { state: 'limited'; retryAfterSeconds: number };
 
 export interface SiteOptions {
   /** `docs.example.com`: `{owner}.docs.example.com/{repo}` serves owner's repositories. */
@@ -61,7 +63,7 @@ export interface SiteOptions {
   /** Looks a mapped domain's DNS challenge up (a domain is served only once proven); answers the domain as recorded. */
   checkDomain?: (domain: DocsDomain) => Promise<DocsDomain>;
   /** Ask for a build of a ref nobody published yet (it exists in the repository): answers its build. */
-  buildOnDemand?: (repository: SiteRepository, ref: string) => Promise<DocsBuild | 'busy' | undefined>;
+  buildOnDemand?: (repository: SiteRepository, ref: string, client: string) => Promise<DocsBuild | 'busy' | { limited: number } | undefined>;
 }
 
 const NONE = Symbol('none');
@@ -164,8 +166,8 @@ export class DocsSites {
     return { repository, mode: 'path', ref, base: siteBase('path', repository, ref), path: `/${rest.join('/')}` };
   }
 
-  /** What the URL's ref (undefined: the default branch) serves. */
-  async deployment(repository: SiteRepository, ref: string | undefined): Promise<Deployment> {
+  /** What the URL's ref (undefined: the default branch) serves; `client` (the reader's address) may ask for a build. */
+  async deployment(repository: SiteRepository, ref: string | undefined, client = 'unknown'): Promise<Deployment> {
     if (ref !== undefined && CONTROL.test(ref)) return this.#unknown(repository);
     const names = ref === undefined ? (repository.defaultBranch ? [`refs/heads/${repository.defaultBranch}`] : []) : refNames(ref);
     for (const name of names) {
@@ -176,8 +178,9 @@ export class DocsSites {
       const builds = await this.#db.em().find(DocsBuild, { repository: repository.id, commit: { $like: `${ref.toLowerCase()}%` } }, { limit: 2 });
       if (builds.length === 1) return this.#stateOf(builds[0]!);
     }
-    const requested = ref !== undefined && this.#options.buildOnDemand ? await this.#options.buildOnDemand(repository, ref) : undefined;
+    const requested = ref !== undefined && this.#options.buildOnDemand ? await this.#options.buildOnDemand(repository, ref, client) : undefined;
     if (requested === 'busy') return { state: 'busy' };
+    if (requested && 'limited' in requested) return { state: 'limited', retryAfterSeconds: requested.limited };
     if (requested) return this.#stateOf(requested);
     return this.#unknown(repository);
   }

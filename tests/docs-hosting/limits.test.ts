@@ -1,0 +1,67 @@
+/**
+ * The limits of a build (docs/docs-hosting.md "Errors and limits of hosted sites"): a build over its memory, its
+ * file count or its sizes fails with the reason in its status, and nothing of it is served.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BuildLimits } from '../../server/docs-hosting/builds/queue.ts';
+import { DEFAULT_BUILD_LIMITS } from '../../server/docs-hosting/builds/queue.ts';
+import type { GitFixture } from '../../scripts/lib/git-fixture.ts';
+import { hostingConfig, settled, smallDocsRepo } from '../helpers/hosting.ts';
+import { restClient } from '../helpers/rest.ts';
+import { createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
+
+const servers: TestServer[] = [];
+const repos: GitFixture[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.destroy()));
+  repos.forEach((repo) => repo.cleanup());
+});
+
+/** Publishes a small repository on a server with `limits`; answers the settled build. */
+async function publishUnder(limits: Partial<BuildLimits>) {
+  const server = await startTestServer({ rateLimits: 'off', docs: hostingConfig({ buildLimits: { ...DEFAULT_BUILD_LIMITS, ...limits } }) });
+  servers.push(server);
+  const repo = smallDocsRepo();
+  repos.push(repo);
+  const rest = restClient(server.url, (await createOrganization(server)).apiKey);
+  expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'limited', source: repo.dir })).status).toBe(201);
+  const build = await settled(rest, (await rest('POST', '/api/docs/repositories/acme/limited/publish', {})).body);
+  return { build, server };
+}
+
+describe('build limits', () => {
+  it('more files than allowed: FAILED, saying how many and the limit, nothing served', async () => {
+    const { build, server } = await publishUnder({ maxFiles: 5 });
+    expect([build.status, build.error]).toEqual(['FAILED', expect.stringMatching(/^The built site has \d+ files, more than the 5 a build may store$/)]);
+    expect((await fetch(`${server.url}/acme/limited`)).status).toBe(503);
+  });
+
+  it('a file over the per-file size, or a site over the total: FAILED, naming the file or the total', async () => {
+    const file = await publishUnder({ maxFileBytes: 4096 });
+    expect(file.build.error).toMatch(/^\S+ is \d+\.\d MB, more than the 0\.0 MB a built file may have$/);
+    const total = await publishUnder({ maxBytes: 64 << 10 });
+    expect(total.build.error).toMatch(/^The built site is \d+\.\d MB, more than the 0\.1 MB a build may store$/);
+  });
+
+  it('a build that needs more memory than its cap is stopped and says so', async () => {
+    const { build } = await publishUnder({ memoryMb: 16 });
+    expect([build.status, build.error]).toEqual(['FAILED', 'The build needed more than its 16 MB of memory and was stopped']);
+  });
+});
+
+describe('builds readers ask for', () => {
+  it('one address may ask for 20 unpublished versions an hour; then 429 with Retry-After', async () => {
+    const server = await startTestServer({ docs: hostingConfig() });
+    servers.push(server);
+    const repo = smallDocsRepo();
+    repos.push(repo);
+    const rest = restClient(server.url, (await createOrganization(server)).apiKey);
+    expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'asked', source: repo.dir })).status).toBe(201);
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) statuses.push((await fetch(`${server.url}/acme/asked~no-such-ref-${i}/`)).status);
+    expect(statuses.slice(0, 20).every((status) => status === 404)).toBe(true);
+    const limited = await fetch(`${server.url}/acme/asked~one-more/`);
+    expect([limited.status, Number(limited.headers.get('retry-after')) > 0]).toEqual([429, true]);
+    expect(await limited.text()).toContain('Too many new versions asked for');
+  });
+});
