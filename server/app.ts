@@ -80,7 +80,13 @@ export async function startServer(config: Config & { events?: EventBusOptions & 
     },
   });
   // API keys never reach the logs.
-  const logRequest = pinoHttp({ logger: log, quietReqLogger: true, redact: ['req.headers.authorization'] });
+  // Credentials never reach the logs: API keys, webhook signatures, wallet signatures (a signed GET can be replayed
+  // for minutes), cookies.
+  const logRequest = pinoHttp({
+    logger: log,
+    quietReqLogger: true,
+    redact: ['req.headers.authorization', 'req.headers["x-hub-signature-256"]', 'req.headers["x-hub-signature"]', 'req.headers["x-signature"]', 'req.headers.cookie'],
+  });
 
   const route = async (req: IncomingMessage, res: ServerResponse) => {
     // Only origin-form targets ("/path?query"); "*" and absolute URLs are not requests for this API.

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApiError, createResourceClient } from '../../client-sdk/index.ts';
 import { breakDatabase, createOrganization, startTestServer, useOrganizationServer, type TestServer } from '../helpers/server.ts';
@@ -204,7 +206,7 @@ describe('500 Internal Server Error', () => {
 });
 
 describe('logs', () => {
-  it('never contain API keys', async () => {
+  it('never contain API keys or signatures', async () => {
     const { pino } = await import('pino');
     const { Writable } = await import('node:stream');
     let logged = '';
@@ -217,9 +219,17 @@ describe('logs', () => {
       const { apiKey: key } = await logged_server.services.organizations.create('Logged');
       await restClient(logged_server.url, key)('GET', '/employee-resources');
       await restClient(logged_server.url, 'rk_wrong-key')('GET', '/employee-resources');
+      const signatures = { 'x-hub-signature-256': 'sha256=webhook-signature-value', 'x-signature': 'wallet-signature-value', cookie: 'session=cookie-value' };
+      await fetch(`${logged_server.url}/api/agents/search`, { headers: signatures });
       expect(logged).toContain('/employee-resources');
-      expect(logged).not.toContain(key);
-      expect(logged).not.toContain('rk_wrong-key');
+      expect(logged).toContain('/api/agents/search');
+      for (const secret of [key, 'rk_wrong-key', 'webhook-signature-value', 'wallet-signature-value', 'cookie-value']) expect(logged).not.toContain(secret);
+      if (database.config.kind === 'pglite') {
+        // The development organization the embedded database starts with: the log names its file, not its key.
+        const dev = JSON.parse(readFileSync(join(database.config.dataDir, 'dev-organization.json'), 'utf8')) as { apiKey: string };
+        expect(logged).toContain('dev-organization.json');
+        expect(logged).not.toContain(dev.apiKey);
+      }
     } finally {
       await logged_server.close();
       await database.drop();
