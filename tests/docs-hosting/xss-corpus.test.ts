@@ -13,6 +13,9 @@ import { hostingConfig, published } from '../helpers/hosting.ts';
 import { restClient } from '../helpers/rest.ts';
 import { createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
 
+// Functions passed to page.evaluate run in the browser.
+declare const document: any;
+
 if (!HAS_CHROMIUM) console.warn(`tests/docs-hosting/xss-corpus.test.ts: ${NO_CHROMIUM}`);
 
 /** What a payload runs. */
@@ -179,14 +182,14 @@ describe.skipIf(!HAS_CHROMIUM)('known XSS payloads in a published repository', (
       const response = await page.goto(`${server.url}/acme/corpus${path}`);
       expect(response?.status(), path).toBe(200);
       await page.evaluate(() => {
-        for (const element of document.querySelectorAll('*')) {
+        for (const element of document.querySelectorAll('*') as Iterable<{ dispatchEvent(event: Event): void }>) {
           for (const type of ['mouseover', 'focus', 'toggle', 'load', 'error', 'animationstart', 'pointerenter']) element.dispatchEvent(new Event(type));
         }
       });
       await page.waitForTimeout(100);
       expect(await page.evaluate(() => (globalThis as { __xss?: unknown }).__xss), path).toBeUndefined();
       // Nothing left that a click would run.
-      const hrefs = await page.evaluate(() => [...document.querySelectorAll('[href], [src], [action], [formaction]')].map((el) => el.getAttribute('href') ?? el.getAttribute('src') ?? el.getAttribute('action') ?? el.getAttribute('formaction') ?? ''));
+      const hrefs = await page.evaluate(() => ([...document.querySelectorAll('[href], [src], [action], [formaction]')] as { getAttribute(name: string): string | null }[]).map((el) => el.getAttribute('href') ?? el.getAttribute('src') ?? el.getAttribute('action') ?? el.getAttribute('formaction') ?? ''));
       expect(hrefs.filter((href) => /^\s*(javascript|vbscript|data:text)/i.test(href.replace(/\s+/g, ''))), path).toEqual([]);
     }
     expect(dialogs).toEqual([]);
