@@ -56,6 +56,7 @@ export function createDocsHosting(
     vanityDomain: config.vanityDomain,
     serviceHosts: serviceHost ? [serviceHost] : [],
     checkDomain: (domain) => domains.check(domain),
+    refName: (repository, ref) => mirrors.lookup(repository.id, ref).then((found) => found?.ref, () => undefined),
     buildOnDemand: async (repository, ref, client) => {
       // Each reader's address may have only so many unpublished versions built for it (on top of the per-repository cap).
       const decision = await options.limiter.consume(BUILDS_ON_DEMAND, `ip:${client}`);

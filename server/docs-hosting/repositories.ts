@@ -102,6 +102,14 @@ export class RepositoryService {
     return holder?.organization ?? orgId;
   }
 
+  /** How a site URL names a ref: its short name, unless that name means another ref (a branch shadows its tag). */
+  async #urlRef(repositoryId: string, ref: string): Promise<string> {
+    const short = urlRef(ref);
+    if (short === ref) return ref;
+    const named = await this.#options.mirrors.lookup(repositoryId, short).catch(() => undefined);
+    return !named?.ref || named.ref === ref ? short : ref;
+  }
+
   async get(orgId: string, owner: string, repo: string): Promise<RepositoryOut> {
     return this.#view(await this.owned(orgId, owner, repo));
   }
@@ -120,13 +128,13 @@ export class RepositoryService {
       source: repository.source,
       defaultBranch: repository.defaultBranch ?? null,
       url: path,
-      deployments: deployments.map((d) => ({
+      deployments: await Promise.all(deployments.map(async (d) => ({
         ref: d.ref,
-        url: d.ref === `refs/heads/${repository.defaultBranch}` ? path : siteBase('path', repository, urlRef(d.ref)),
+        url: d.ref === `refs/heads/${repository.defaultBranch}` ? path : siteBase('path', repository, await this.#urlRef(repository.id, d.ref)),
         wantedCommit: d.wantedCommit,
         servedCommit: d.build ? (commitOf.get(d.build) ?? null) : null,
         build: d.build ?? null,
-      })),
+      }))),
       domains: domains.map((d) => d.hostname),
       createdAt: repository.createdAt.toISOString(),
     };

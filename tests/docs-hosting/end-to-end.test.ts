@@ -354,6 +354,15 @@ describe('push webhook, redirects, failed builds', () => {
     repo.git('tag', 'v2', shas.v1!);
     const push = await pushWebhook(server.url, site, secret, { ref: 'refs/tags/v2', after: shas.v1 });
     expect(push.body.builds![0]).toMatchObject({ commit: shas.v1, refs: expect.arrayContaining(['refs/tags/v2']) });
+    expect((await settled(rest, push.body.builds![0]!)).status).toBe('SUCCEEDED');
+    // The branch v2 exists (unpublished): ~v2 is the branch, whatever was published first; the tag has a URL of its own.
+    const deployments = (await rest('GET', '/api/docs/repositories/acme/widgets')).body.deployments as { ref: string; url: string }[];
+    expect(deployments.find((d) => d.ref === 'refs/tags/v2')?.url).toBe('/acme/widgets~refs%2Ftags%2Fv2');
+    expect((await page('/acme/widgets~refs%2Ftags%2Fv2/guide')).text).toContain('Guide version one.');
+    const branch = await page('/acme/widgets~v2/guide');
+    expect(branch.text).not.toContain('Guide version one.'); // being built for the branch, or the branch's page
+    expect(await published(rest, site, 'v2')).toMatchObject({ commit: shas.beta, status: 'SUCCEEDED' });
+    expect((await page('/acme/widgets~v2/guide')).text).toContain('Guide on beta.');
     const closed = await pushWebhook(server.url, site, secret, { action: 'closed', number: 7 }, 'pull_request');
     expect([closed.status, closed.body.builds]).toEqual([200, []]);
     expect((await rest('GET', '/api/docs/repositories/acme/widgets')).body.deployments.map((d: { ref: string }) => d.ref)).not.toContain('refs/pull/7/head');

@@ -62,6 +62,11 @@ export interface SiteOptions {
   freshnessMs?: number;
   /** Looks a mapped domain's DNS challenge up (a domain is served only once proven); answers the domain as recorded. */
   checkDomain?: (domain: DocsDomain) => Promise<DocsDomain>;
+  /**
+   * The full ref a URL's `{ref}` names in the repository now (`v2` -> `refs/heads/v2` when a branch has that name,
+   * whether or not it is published), so a tag published first cannot take its branch's URL.
+   */
+  refName?: (repository: SiteRepository, ref: string) => Promise<string | undefined>;
   /** Ask for a build of a ref nobody published yet (it exists in the repository): answers its build. */
   buildOnDemand?: (repository: SiteRepository, ref: string, client: string) => Promise<DocsBuild | 'busy' | { limited: number } | undefined>;
 }
@@ -84,6 +89,8 @@ export class DocsSites {
   readonly #builds = new LRUCache<string, LoadedBuild>({ max: 64 });
   readonly #blobs = new LRUCache<string, Buffer>({ maxSize: 128 << 20, sizeCalculation: (data) => Math.max(1, data.length) });
   readonly #searches = new LRUCache<string, SiteSearch>({ max: 32 });
+  /** What URL refs name (a git lookup each), for a few seconds. */
+  readonly #refNames = new LRUCache<string, string | typeof NONE>({ max: 10_000, ttl: 10_000 });
   /** Unproven domains looked up lately by this process: a flood of requests is not a flood of DNS queries. */
   readonly #domainChecks = new LRUCache<string, true>({ max: 10_000, ttl: DOMAIN_CHECK_INTERVAL_MS });
 
@@ -98,6 +105,7 @@ export class DocsSites {
 
   /** Forgets what this process cached about repositories' refs and names (after a publish or a domain change). */
   invalidate(): void {
+    this.#refNames.clear();
     this.#repositories.clear();
     this.#domains.clear();
     this.#deployments.clear();
@@ -169,7 +177,7 @@ export class DocsSites {
   /** What the URL's ref (undefined: the default branch) serves; `client` (the reader's address) may ask for a build. */
   async deployment(repository: SiteRepository, ref: string | undefined, client = 'unknown'): Promise<Deployment> {
     if (ref !== undefined && CONTROL.test(ref)) return this.#unknown(repository);
-    const names = ref === undefined ? (repository.defaultBranch ? [`refs/heads/${repository.defaultBranch}`] : []) : refNames(ref);
+    const names = ref === undefined ? (repository.defaultBranch ? [`refs/heads/${repository.defaultBranch}`] : []) : await this.#namesOf(repository, ref);
     for (const name of names) {
       const found = await this.#deploymentOf(repository.id, name);
       if (found) return found;
@@ -183,6 +191,18 @@ export class DocsSites {
     if (requested && 'limited' in requested) return { state: 'limited', retryAfterSeconds: requested.limited };
     if (requested) return this.#stateOf(requested);
     return this.#unknown(repository);
+  }
+
+  /** The full refs a URL ref may mean, in precedence order: the one it names in the repository, when known. */
+  async #namesOf(repository: SiteRepository, ref: string): Promise<string[]> {
+    if (ref.startsWith('refs/')) return [ref];
+    const key = `${repository.id}\0${ref}`;
+    let name = this.#refNames.get(key);
+    if (name === undefined) {
+      name = (await this.#options.refName?.(repository, ref)) ?? NONE;
+      this.#refNames.set(key, name);
+    }
+    return name === NONE ? refNames(ref) : [name];
   }
 
   /** The URL names no version: the answer lists the published ones. */
