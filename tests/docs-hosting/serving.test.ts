@@ -1,0 +1,188 @@
+/**
+ * How a published site's files are answered (server/docs-hosting/serving/serve.ts), on one small repository built
+ * once: which file a path names, content types and caching, compression and ETags as clients negotiate them,
+ * redirects, methods, and the service's own notices. Publishing, domains and webhooks: end-to-end.test.ts.
+ */
+import { request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
+import { get, hostingConfig, published, settled } from '../helpers/hosting.ts';
+import { restClient, type Rest } from '../helpers/rest.ts';
+import { createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
+
+let server: TestServer;
+let rest: Rest;
+let repo: GitFixture;
+const page = (path: string, options: Parameters<typeof get>[2] = {}) => get(server.url, path, options);
+
+/** A GET with the path sent exactly as written (no URL normalisation of dot segments) and the raw body. */
+function raw(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Buffer }> {
+  const { hostname, port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const req = request({ hostname, port, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+beforeAll(async () => {
+  repo = createGitRepo('main');
+  repo.write({
+    'docs.json': JSON.stringify({ name: 'Served', redirects: { '/old': '/guide', '/out': 'https://example.com/ünï' } }),
+    'index.mdx': '# Served\n\nThe home page.\n',
+    'guide.mdx': `# Guide\n\n${'A long paragraph that compresses well. '.repeat(200)}\n`,
+    'images/logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>',
+    'files/data.bin.pdf': '%PDF-1.4 not really',
+  });
+  repo.commit('docs');
+  repo.git('checkout', '-q', '-b', 'broken');
+  repo.write({ 'docs.json': '{ "name": ', 'bad.mdx': '<div>\n' });
+  repo.commit('broken');
+  repo.git('checkout', '-q', 'main');
+  server = await startTestServer({ rateLimits: 'off', publicBaseUrl: 'https://docs.example.com', docs: hostingConfig({ vanityDomain: 'docs.test' }) });
+  rest = restClient(server.url, (await createOrganization(server)).apiKey);
+  expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'served', source: repo.dir })).status).toBe(201);
+  await published(rest, 'acme/served');
+  const broken = await rest('POST', '/api/docs/repositories/acme/served/publish', { ref: 'broken' });
+  expect((await settled(rest, broken.body)).status).toBe('FAILED');
+}, 120_000);
+afterAll(async () => {
+  await server?.destroy();
+  repo?.cleanup();
+});
+
+describe('which file a path names', () => {
+  it('the root, a page with or without its slash, and a file itself', async () => {
+    for (const path of ['/acme/served', '/acme/served/']) expect((await page(path)).text, path).toContain('The home page.');
+    for (const path of ['/acme/served/guide', '/acme/served/guide/', '/acme/served/guide/index.html']) expect((await page(path)).text, path).toContain('compresses well');
+    expect((await page('/acme/served/images/logo.svg')).text).toContain('<circle r="4"/>');
+  });
+  it('dot segments, empty segments and broken escapes name nothing: the site 404 page', async () => {
+    for (const path of ['/acme/served/images/../guide', '/acme/served/./guide', '/acme/served/images//logo.svg', '/acme/served/%E0%A4%A', '/acme/served/nope']) {
+      const res = await raw(path);
+      expect(res.status, path).toBe(404);
+      expect(res.body.toString(), path).toContain('href="/acme/served/"'); // the site's own 404 page, in its layout
+    }
+  });
+});
+
+describe('headers', () => {
+  it('content types by extension, nosniff, Vary and a length; octet-stream for what is not known', async () => {
+    const html = await page('/acme/served/guide');
+    expect(html.headers).toMatchObject({ 'content-type': 'text/html; charset=utf-8', 'x-content-type-options': 'nosniff', vary: 'Accept-Encoding' });
+    expect(Number(html.headers['content-length'])).toBe(Buffer.byteLength(html.text));
+    expect((await page('/acme/served/files/data.bin.pdf')).headers['content-type']).toBe('application/pdf');
+    expect((await page('/acme/served/sitemap.xml')).headers['content-type']).toMatch(/xml/);
+  });
+  it('content-hashed assets are immutable; everything else is revalidated; 404s are not immutable', async () => {
+    const css = /href="(\/acme\/served\/_astro\/[^"]+\.css)"/.exec((await page('/acme/served/guide')).text)?.[1];
+    expect(css).toBeDefined();
+    expect((await page(css!)).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await page('/acme/served/guide')).headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+    expect((await page('/acme/served/_astro/missing.css')).headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+  });
+  it('previews carry X-Robots-Tag: noindex; the default URL does not', async () => {
+    expect((await page('/acme/served/guide')).headers['x-robots-tag']).toBeUndefined();
+    expect((await page('/acme/served~main/guide')).headers['x-robots-tag']).toBe('noindex');
+  });
+  it('an SVG is sandboxed; a page is not (its policy is in the page)', async () => {
+    expect((await page('/acme/served/images/logo.svg')).headers['content-security-policy']).toMatch(/sandbox$/);
+    expect((await page('/acme/served/guide')).headers['content-security-policy']).toBeUndefined();
+  });
+});
+
+describe('compression and ETags', () => {
+  it('gzip when the client accepts it (a q-value above 0, or *), for text over 1 kB; never when refused', async () => {
+    for (const accept of ['gzip', 'br, gzip;q=0.5', '*', 'GZIP']) {
+      const res = await page('/acme/served/guide', { headers: { 'accept-encoding': accept } });
+      expect(res.headers['content-encoding'], accept).toBe('gzip');
+    }
+    for (const accept of ['gzip;q=0', 'identity', 'br', '', 'gzip;q=0, *;q=1']) {
+      const res = await page('/acme/served/guide', { headers: { 'accept-encoding': accept } });
+      expect(res.headers['content-encoding'], accept).toBeUndefined();
+    }
+    const small = await page('/acme/served/images/logo.svg', { headers: { 'accept-encoding': 'gzip' } });
+    expect(small.headers['content-encoding']).toBeUndefined(); // a repository file, and small
+    const zipped = await raw('/acme/served/guide', { 'accept-encoding': 'gzip' });
+    expect(gunzipSync(zipped.body).toString()).toContain('compresses well');
+  });
+  it('ETags differ between the plain and the gzipped body and between ways of serving; If-None-Match answers 304', async () => {
+    const plain = (await page('/acme/served/guide')).headers.etag as string;
+    const gzipped = (await page('/acme/served/guide', { headers: { 'accept-encoding': 'gzip' } })).headers.etag as string;
+    const preview = (await page('/acme/served~main/guide')).headers.etag as string;
+    expect(plain).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(gzipped).toBe(`${plain.slice(0, -1)}-gz"`);
+    expect(preview).not.toBe(plain);
+    for (const match of [plain, `W/${plain}`, `"other", ${plain}`, '*']) {
+      const res = await page('/acme/served/guide', { headers: { 'if-none-match': match } });
+      expect([res.status, res.text], match).toEqual([304, '']);
+    }
+    expect((await page('/acme/served/guide', { headers: { 'if-none-match': '"other"' } })).status).toBe(200);
+    expect((await page('/acme/served/nope', { headers: { 'if-none-match': '*' } })).status).toBe(404); // only a 200 becomes 304
+  });
+});
+
+describe('methods and redirects', () => {
+  it('HEAD answers the headers without a body; other methods on files 405', async () => {
+    const head = await page('/acme/served/guide', { method: 'HEAD' });
+    expect([head.status, head.text, Number(head.headers['content-length']) > 0]).toEqual([200, '', true]);
+    for (const method of ['POST', 'PUT', 'DELETE']) {
+      const res = await page('/acme/served/guide', { method });
+      expect([res.status, res.headers.allow, res.text], method).toEqual([405, 'GET, HEAD', 'Method not allowed\n']);
+    }
+  });
+  it('a redirects key answers 307 for any method, resolved for where it is served, ASCII-safe', async () => {
+    for (const method of ['GET', 'POST']) {
+      const res = await page('/acme/served/old', { method });
+      expect([res.status, res.headers.location, res.headers['cache-control']], method).toEqual([307, '/acme/served/guide', 'public, max-age=0, must-revalidate']);
+      expect(res.text).toBe('Redirecting to /acme/served/guide\n');
+    }
+    expect((await page('/acme/served~main/old')).headers.location).toBe('/acme/served~main/guide');
+    expect((await page('/served/old', { host: 'acme.docs.test' })).headers.location).toBe('/served/guide');
+    expect((await page('/acme/served/out')).headers.location).toBe('https://example.com/%C3%BCn%C3%AF');
+  });
+});
+
+describe('origins written into pages', () => {
+  it('PUBLIC_BASE_URL on the service host; the request host, with its scheme, on a vanity host; a malformed Host is not written', async () => {
+    expect((await page('/acme/served/guide')).text).toContain('<link rel="canonical" href="https://docs.example.com/acme/served/guide">');
+    expect((await page('/served/guide', { host: 'acme.docs.test' })).text).toContain('<link rel="canonical" href="https://acme.docs.test/served/guide">');
+    const odd = await page('/served/guide', { host: 'acme.docs.test:8080' });
+    expect(odd.text).toContain('href="https://acme.docs.test:8080/served/guide"');
+    const evil = await page('/acme/served/guide', { host: 'evil"><script>' });
+    expect(evil.text).not.toContain('evil"');
+  });
+});
+
+describe("the service's notices", () => {
+  it('an unknown ref: 404 listing the published refs as this host serves them, escaped', async () => {
+    const res = await page('/acme/served~%3Cb%3Enope/guide');
+    expect([res.status, res.headers['cache-control'], res.headers['content-security-policy']]).toEqual([
+      404,
+      'no-store',
+      "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
+    ]);
+    expect(res.text).toContain('<title>No such version of acme/served</title>');
+    expect(res.text).toContain('<code>&#60;b&#62;nope</code>');
+    expect(res.text).toContain('<a href="/acme/served~main">main</a>');
+    expect(res.text).toContain('<meta name="robots" content="noindex">');
+  });
+  it('a vanity host with no such repository: "No documentation here"', async () => {
+    const res = await page('/nothing/guide', { host: 'acme.docs.test' });
+    expect([res.status, res.text.includes('Nothing is published at <code>acme.docs.test/nothing/guide</code>.')]).toEqual([404, true]);
+  });
+  it('a ref whose only build failed: 503 with Retry-After, the error and its first problems', async () => {
+    const res = await page('/acme/served~broken/');
+    expect([res.status, res.headers['retry-after']]).toEqual([503, '60']);
+    expect(res.text).toContain('acme/served could not be built');
+    expect(res.text).toMatch(/The build of <code>broken<\/code> \(commit <code>[0-9a-f]{12}<\/code>\) failed: /);
+    expect(res.text).toMatch(/<code>docs\.json:1:\d+<\/code> Invalid JSON/);
+    expect(res.text).toContain('<code>bad.mdx:1:1</code> not valid MDX'); // escaped: `&#60;div&#62;`
+    expect(res.text).toContain('&#60;div&#62;');
+  });
+});
