@@ -14,6 +14,7 @@ import {
   RepositoryOut,
   REPOSITORY_PATH,
   RepositoryRef,
+  RepositoryUpdate,
   WEBHOOK_PATH,
   WebhookInput,
   WebhookOut,
@@ -45,6 +46,15 @@ export const docsRouter = router({
       .input(RepositoryRef)
       .output(RepositoryOut)
       .query(({ ctx, input }) => ctx.services.docs.repositories.get(ctx.orgId, input.owner, input.repo)),
+
+    update: docsProcedure
+      .meta({
+        errorStatuses: [400, 401, 404, 422],
+        openapi: { method: 'PATCH', path: REPOSITORY_PATH, tags, summary: 'Change which unpublished refs readers may have built', protect: true },
+      })
+      .input(RepositoryUpdate)
+      .output(RepositoryOut)
+      .mutation(({ ctx, input }) => ctx.services.docs.repositories.update(ctx.orgId, input.owner, input.repo, input.readerBuilds)),
 
     publish: docsProcedure
       .meta({

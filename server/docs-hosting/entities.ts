@@ -25,6 +25,8 @@ export const DocsRepository = defineEntity({
     defaultBranch: p.string().length(255).nullable(),
     /** HMAC key of the push webhook, encrypted at rest (server/hosting/secrets.ts). */
     webhookSecret: p.text(),
+    /** Which refs readers may have built by visiting them (null: the defaults, READER_BUILDS in schemas.ts). */
+    readerBuilds: p.json<Partial<Record<'pullRequests' | 'branches' | 'tags' | 'commits', boolean>>>().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

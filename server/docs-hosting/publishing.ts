@@ -8,7 +8,7 @@ import { DocsBuild, DocsDeployment, DocsRepository } from './entities.ts';
 import { GitError } from './git.ts';
 import type { Mirrors } from './mirrors.ts';
 import { slugOf } from './names.ts';
-import type { RepositoryService } from './repositories.ts';
+import { readerBuildsOf, type RepositoryService } from './repositories.ts';
 import type { BuildOut } from './schemas.ts';
 import type { SecretBox } from './secrets.ts';
 import { webhookAction, webhookSignatureMatches } from './webhook.ts';
@@ -33,6 +33,15 @@ export function buildView(build: DocsBuild, repository: Pick<DocsRepository, 'ow
     startedAt: iso(build.startedAt),
     finishedAt: iso(build.finishedAt),
   };
+}
+
+/** Whether the repository lets readers have `ref` built (a full ref name; undefined: a bare commit SHA). */
+function readerMayBuild(repository: DocsRepository, ref: string | undefined): boolean {
+  const allowed = readerBuildsOf(repository);
+  if (ref === undefined) return allowed.commits;
+  if (ref.startsWith('refs/pull/')) return allowed.pullRequests;
+  if (ref.startsWith('refs/tags/')) return allowed.tags;
+  return allowed.branches;
 }
 
 export interface PublishingOptions {
@@ -153,6 +162,7 @@ export class PublishingService {
       target = await lookup();
     }
     if (!target) return void this.#unknownRefs.set(known, true);
+    if (!readerMayBuild(repository, target.ref)) return undefined;
     const existing = await this.#db.em().findOne(DocsBuild, { repository: repository.id, commit: target.commit });
     if (existing?.status !== 'SUCCEEDED' && (await this.#db.em().count(DocsBuild, { repository: repository.id, status: { $in: ['QUEUED', 'BUILDING'] } })) >= ON_DEMAND_BUILDS) {
       return 'busy';

@@ -6,11 +6,14 @@ import { DocsBuild, DocsDeployment, DocsDomain, DocsOwner, DocsRepository } from
 import { GitError, urlRef } from './git.ts';
 import type { Mirrors } from './mirrors.ts';
 import { siteBase, slugOf } from './names.ts';
-import { fillPath, WEBHOOK_PATH, type RepositoryCreate, type RepositoryOut } from './schemas.ts';
+import { fillPath, READER_BUILDS, WEBHOOK_PATH, type RepositoryCreate, type RepositoryOut } from './schemas.ts';
 import type { SecretBox } from './secrets.ts';
 
 export const repositoryNotFound = (owner: string, repo: string) =>
   new AppError('NOT_FOUND', `No repository ${owner}/${repo} is registered by this organization`, { reason: 'repository' });
+
+/** A repository's reader-build settings, its own over the defaults. */
+export const readerBuildsOf = (repository: Pick<DocsRepository, 'readerBuilds'>) => ({ ...READER_BUILDS, ...repository.readerBuilds });
 
 const ownerTaken = (owner: string) =>
   new AppError('CONFLICT', `The owner name ${owner} belongs to another organization: register under an owner name of your own`, { reason: 'owner' });
@@ -72,6 +75,7 @@ export class RepositoryService {
       source: input.source,
       defaultBranch: synced.defaultBranch,
       webhookSecret: this.#options.secrets.seal(secret),
+      readerBuilds: input.readerBuilds ?? null,
       createdAt: now,
       updatedAt: now,
     };
@@ -114,6 +118,14 @@ export class RepositoryService {
     return this.#view(await this.owned(orgId, owner, repo));
   }
 
+  /** Changes which refs readers may have built (the keys given; the others stay). */
+  async update(orgId: string, owner: string, repo: string, readerBuilds: RepositoryCreate['readerBuilds']): Promise<RepositoryOut> {
+    const repository = await this.owned(orgId, owner, repo);
+    repository.readerBuilds = { ...repository.readerBuilds, ...readerBuilds };
+    await this.#db.em().nativeUpdate(DocsRepository, { id: repository.id }, { readerBuilds: repository.readerBuilds, updatedAt: new Date() });
+    return this.#view(repository);
+  }
+
   /** A repository as the API shows it: what each ref wants and serves, its site URLs and custom domains. */
   async #view(repository: DocsRepository): Promise<RepositoryOut> {
     const em = this.#db.em();
@@ -136,6 +148,7 @@ export class RepositoryService {
         build: d.build ?? null,
       }))),
       domains: domains.map((d) => d.hostname),
+      readerBuilds: readerBuildsOf(repository),
       createdAt: repository.createdAt.toISOString(),
     };
   }

@@ -37,12 +37,27 @@ export const repoName = z
 
 const site = { owner: ownerName, repo: repoName };
 
+/** What readers may have built by visiting `~{ref}` when nobody published it: safe defaults. */
+export const READER_BUILDS = { pullRequests: true, branches: true, tags: true, commits: false } as const;
+const readerBuilds = z
+  .strictObject({
+    pullRequests: z.boolean().meta({ description: 'Pull-request previews (`~7`); default true' }),
+    branches: z.boolean().meta({ description: 'Branches; default true' }),
+    tags: z.boolean().meta({ description: 'Tags; default true' }),
+    commits: z.boolean().meta({ description: 'Any commit by its SHA; default false (a commit is then served only once a ref published it)' }),
+  })
+  .partial()
+  .meta({ description: 'Which unpublished refs a reader may have built by visiting them' });
+
 export const RepositoryCreate = z.strictObject({
   ...site,
   source: text(2000)
     .min(1)
     .meta({ description: 'Git URL (https) of the repository, or a local path where the operator allows it (DOCS_LOCAL_SOURCES)', example: 'https://github.com/acme/widgets.git' }),
+  readerBuilds: readerBuilds.optional(),
 });
+
+export const RepositoryUpdate = z.strictObject({ ...site, readerBuilds });
 export type RepositoryCreate = z.infer<typeof RepositoryCreate>;
 
 export const RepositoryRef = z.object(site);
@@ -97,6 +112,7 @@ export const RepositoryOut = z
     url: z.string().meta({ description: 'The site of the default branch: /{owner}/{repo}' }),
     deployments: z.array(Deployment),
     domains: z.array(z.string()),
+    readerBuilds: z.object({ pullRequests: z.boolean(), branches: z.boolean(), tags: z.boolean(), commits: z.boolean() }),
     createdAt: isoDateTime,
   })
   .meta({ id: 'DocsRepository' });

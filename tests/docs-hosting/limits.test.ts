@@ -65,3 +65,26 @@ describe('builds readers ask for', () => {
     expect(await limited.text()).toContain('Too many new versions asked for');
   });
 });
+
+describe('which unpublished refs readers may have built', () => {
+  it('by default pull requests, branches and tags, not any commit by its SHA; each repository decides', async () => {
+    const server = await startTestServer({ rateLimits: 'off', docs: hostingConfig() });
+    servers.push(server);
+    const repo = smallDocsRepo();
+    repos.push(repo);
+    const sha = repo.git('rev-parse', 'HEAD').trim();
+    repo.git('update-ref', 'refs/pull/3/head', sha);
+    const rest = restClient(server.url, (await createOrganization(server)).apiKey);
+    const created = await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'gated', source: repo.dir, readerBuilds: { pullRequests: false } });
+    expect(created.body.readerBuilds).toEqual({ pullRequests: false, branches: true, tags: true, commits: false });
+    // A commit by SHA and, here, a pull request: nobody published them, so there is no such version.
+    expect((await fetch(`${server.url}/acme/gated~${sha.slice(0, 12)}/`)).status).toBe(404);
+    expect((await fetch(`${server.url}/acme/gated~3/`)).status).toBe(404);
+    const updated = await rest('PATCH', '/api/docs/repositories/acme/gated', { readerBuilds: { commits: true, pullRequests: true } });
+    expect([updated.status, updated.body.readerBuilds]).toEqual([200, { pullRequests: true, branches: true, tags: true, commits: true }]);
+    await new Promise((resolve) => setTimeout(resolve, 2100)); // what a ref serves is cached for 2 s
+    expect((await fetch(`${server.url}/acme/gated~3/`)).status).toBe(503); // being built now
+    const bad = await rest('PATCH', '/api/docs/repositories/acme/gated', { readerBuilds: { commits: 'yes' } });
+    expect([bad.status, bad.body.error]).toEqual([422, 'VALIDATION_ERROR']);
+  });
+});

@@ -253,7 +253,7 @@ describe('documentation hosting operations', () => {
         'POST /api/docs/repositories', 'GET /api/docs/repositories/{owner}/{repo}', 'POST /api/docs/repositories/{owner}/{repo}/publish',
         'GET /api/docs/repositories/{owner}/{repo}/builds', 'POST /api/docs/repositories/{owner}/{repo}/webhook',
         'POST /api/docs/repositories/{owner}/{repo}/agents', 'GET /api/docs/builds/{id}', 'POST /api/docs/domains', 'DELETE /api/docs/domains/{hostname}',
-        'POST /api/docs/domains/{hostname}/verify',
+        'POST /api/docs/domains/{hostname}/verify', 'PATCH /api/docs/repositories/{owner}/{repo}',
       ].sort(),
     );
   });
