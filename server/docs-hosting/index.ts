@@ -51,7 +51,7 @@ export function createDocsHosting(
   const { log } = options;
   const secrets = SecretBox.load({ key: config.secretKey, file: config.secretFile });
   const serviceHost = options.publicBaseUrl ? new URL(options.publicBaseUrl).hostname : undefined;
-  const mirrors = new Mirrors(join(config.workDir, 'mirrors'), { allowLocal: config.allowLocalSources });
+  const mirrors = new Mirrors(join(config.workDir, 'mirrors'), { allowLocal: config.allowLocalSources, ...(config.maxRepositoryBytes ? { maxBytes: config.maxRepositoryBytes } : {}) });
   const sites = new DocsSites(db, {
     vanityDomain: config.vanityDomain,
     serviceHosts: serviceHost ? [serviceHost] : [],

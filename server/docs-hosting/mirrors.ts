@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { BlockList } from 'node:net';
 import { isAbsolute, join } from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -12,6 +12,14 @@ for (const [network, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0',
 }
 for (const [network, prefix] of [['::', 127], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) {
   PRIVATE.addSubnet(network, prefix, 'ipv6');
+}
+
+async function folderSize(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) total += (await stat(join(entry.parentPath, entry.name))).size;
+  }
+  return total;
 }
 
 /** The public addresses of an https URL's host, or why it has none. */
@@ -27,14 +35,24 @@ async function publicAddresses(url: URL): Promise<string[] | string> {
  * rebuild from the remote. Operations on one mirror run one at a time: in this process through a queue, across
  * processes sharing the folder through a lock file (git itself refuses concurrent ref updates).
  */
+/** A mirror over the size a repository may have: removed, and the fetch refused with this. */
+export class RepositoryTooLarge extends GitError {
+  constructor(maxBytes: number, bytes: number) {
+    super(`The repository is ${Math.ceil(bytes / (1 << 20))} MB, more than the ${Math.round(maxBytes / (1 << 20))} MB this server mirrors`, '');
+    this.name = 'RepositoryTooLarge';
+  }
+}
+
 export class Mirrors {
   readonly #dir: string;
   readonly #allowLocal: boolean;
+  readonly #maxBytes: number;
   readonly #queues = new Map<string, Promise<unknown>>();
 
-  constructor(dir: string, options: { allowLocal: boolean }) {
+  constructor(dir: string, options: { allowLocal: boolean; maxBytes?: number }) {
     this.#dir = dir;
     this.#allowLocal = options.allowLocal;
+    this.#maxBytes = options.maxBytes ?? 1 << 30;
   }
 
   /**
@@ -111,6 +129,12 @@ export class Mirrors {
   sync(id: string, source: string): Promise<{ defaultBranch: string; refs: Map<string, string> }> {
     return this.#exclusive(id, async (git) => {
       await git.sync(source, await this.#remote(source));
+      // Git cannot stop a clone at a size: the mirror is measured once fetched, and dropped when over the cap.
+      const bytes = await folderSize(git.gitDir);
+      if (bytes > this.#maxBytes) {
+        await rm(git.gitDir, { recursive: true, force: true });
+        throw new RepositoryTooLarge(this.#maxBytes, bytes);
+      }
       return { defaultBranch: await git.defaultBranch(), refs: await git.refs() };
     });
   }

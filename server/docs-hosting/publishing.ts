@@ -6,7 +6,7 @@ import { AppError } from '../platform/errors.ts';
 import { BuildQueue, deployBuild } from './builds/queue.ts';
 import { DocsBuild, DocsDeployment, DocsRepository } from './entities.ts';
 import { GitError } from './git.ts';
-import type { Mirrors } from './mirrors.ts';
+import { RepositoryTooLarge, type Mirrors } from './mirrors.ts';
 import { slugOf } from './names.ts';
 import { readerBuildsOf, type RepositoryService } from './repositories.ts';
 import type { BuildOut } from './schemas.ts';
@@ -88,6 +88,7 @@ export class PublishingService {
     try {
       synced = await this.#options.mirrors.sync(repository.id, repository.source);
     } catch (error) {
+      if (error instanceof RepositoryTooLarge) throw new AppError('VALIDATION_ERROR', error.message, { reason: 'size' });
       if (error instanceof GitError) {
         this.#options.log?.({ err: error, stderr: error.stderr, repository: repository.id }, 'fetching a repository: git failed');
         throw new AppError('SERVICE_UNAVAILABLE', `Could not fetch ${repository.source}`, { reason: 'git' });

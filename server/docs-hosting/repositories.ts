@@ -4,7 +4,7 @@ import type { Database } from '../platform/db/orm.ts';
 import { AppError } from '../platform/errors.ts';
 import { DocsBuild, DocsDeployment, DocsDomain, DocsOwner, DocsRepository } from './entities.ts';
 import { GitError, urlRef } from './git.ts';
-import type { Mirrors } from './mirrors.ts';
+import { RepositoryTooLarge, type Mirrors } from './mirrors.ts';
 import { siteBase, slugOf } from './names.ts';
 import { fillPath, READER_BUILDS, WEBHOOK_PATH, type RepositoryCreate, type RepositoryOut } from './schemas.ts';
 import type { SecretBox } from './secrets.ts';
@@ -59,6 +59,7 @@ export class RepositoryService {
     try {
       synced = await this.#options.mirrors.sync(id, input.source);
     } catch (error) {
+      if (error instanceof RepositoryTooLarge) throw new AppError('VALIDATION_ERROR', 'Invalid request', { source: error.message });
       if (!(error instanceof GitError)) throw error;
       // git's own words stay in the server's log: they could tell a caller what answers at an address.
       this.#options.log?.({ err: error, stderr: error.stderr, source: input.source }, 'registering a repository: git failed');

@@ -27,6 +27,7 @@ const Env = z.object({
   DOCS_BUILD_MAX_FILES: z.coerce.number().int().min(1).default(20_000),
   DOCS_BUILD_MAX_MB: z.coerce.number().int().min(1).default(512),
   DOCS_BUILD_MAX_FILE_MB: z.coerce.number().int().min(1).default(32),
+  DOCS_REPOSITORY_MAX_MB: z.coerce.number().int().min(1).default(1024),
   DOCS_DOMAIN: z
     .string()
     .regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/i, 'must be a domain such as docs.example.com')
@@ -90,6 +91,8 @@ export interface DocsConfig {
   buildTimeoutMs: number;
   /** What one build may use and produce (DOCS_BUILD_MEMORY_MB, DOCS_BUILD_MAX_FILES, DOCS_BUILD_MAX_MB, DOCS_BUILD_MAX_FILE_MB). */
   buildLimits?: { memoryMb: number; maxFiles: number; maxBytes: number; maxFileBytes: number };
+  /** The largest repository (its git mirror) this server fetches (DOCS_REPOSITORY_MAX_MB, default 1 GiB). */
+  maxRepositoryBytes?: number;
   /** `docs.example.com`: `{owner}.docs.example.com/{repo}` serves owner's sites (DOCS_DOMAIN). */
   vanityDomain?: string | undefined;
   /** DOCS_SECRET_KEY, else `secretFile` (created on first start). */
@@ -169,6 +172,7 @@ function docsConfig(e: z.infer<typeof Env>): DocsConfig {
     buildTimeoutMs: e.DOCS_BUILD_TIMEOUT_MS,
     buildLimits: { memoryMb: e.DOCS_BUILD_MEMORY_MB, maxFiles: e.DOCS_BUILD_MAX_FILES, maxBytes: e.DOCS_BUILD_MAX_MB << 20, maxFileBytes: e.DOCS_BUILD_MAX_FILE_MB << 20 },
     leaseMs: e.DOCS_BUILD_LEASE_MS,
+    maxRepositoryBytes: e.DOCS_REPOSITORY_MAX_MB << 20,
     domainCheckMs: e.DOCS_DOMAIN_CHECK_MS,
     ...(e.DOCS_DNS_SERVERS ? { dnsServers: e.DOCS_DNS_SERVERS } : {}),
     ...(e.DOCS_DOMAIN ? { vanityDomain: e.DOCS_DOMAIN } : {}),

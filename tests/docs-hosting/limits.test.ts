@@ -2,6 +2,7 @@
  * The limits of a build (docs/docs-hosting.md "Errors and limits of hosted sites"): a build over its memory, its
  * file count or its sizes fails with the reason in its status, and nothing of it is served.
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BuildLimits } from '../../server/docs-hosting/builds/queue.ts';
 import { DEFAULT_BUILD_LIMITS } from '../../server/docs-hosting/builds/queue.ts';
@@ -86,5 +87,20 @@ describe('which unpublished refs readers may have built', () => {
     expect((await fetch(`${server.url}/acme/gated~3/`)).status).toBe(503); // being built now
     const bad = await rest('PATCH', '/api/docs/repositories/acme/gated', { readerBuilds: { commits: 'yes' } });
     expect([bad.status, bad.body.error]).toEqual([422, 'VALIDATION_ERROR']);
+  });
+});
+
+describe('repository size', () => {
+  it('a repository over DOCS_REPOSITORY_MAX_MB is refused at registration, saying its size, and nothing is kept', async () => {
+    const server = await startTestServer({ rateLimits: 'off', docs: hostingConfig({ maxRepositoryBytes: 1 << 20 }) });
+    servers.push(server);
+    const repo = smallDocsRepo();
+    repos.push(repo);
+    repo.write({ 'images/noise.png': randomBytes(3 << 20).toString('latin1') });
+    repo.commit('a large file');
+    const rest = restClient(server.url, (await createOrganization(server)).apiKey);
+    const refused = await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'huge', source: repo.dir });
+    expect([refused.status, refused.body.details]).toEqual([422, { source: expect.stringMatching(/^The repository is \d+ MB, more than the 1 MB this server mirrors$/) }]);
+    expect((await rest('GET', '/api/docs/repositories/acme/huge')).status).toBe(404);
   });
 });
