@@ -104,3 +104,27 @@ describe('repository size', () => {
     expect((await rest('GET', '/api/docs/repositories/acme/huge')).status).toBe(404);
   });
 });
+
+describe('the build queue', () => {
+  it('organizations take turns: a build of one that has not built lately goes before another queued earlier by a busy one', async () => {
+    const server = await startTestServer({ rateLimits: 'off', docs: hostingConfig({ buildConcurrency: 1 }) });
+    servers.push(server);
+    const busy = restClient(server.url, (await createOrganization(server, 'Busy')).apiKey);
+    const quiet = restClient(server.url, (await createOrganization(server, 'Quiet')).apiKey);
+    const repo = smallDocsRepo();
+    repos.push(repo);
+    const first = repo.git('rev-parse', 'HEAD').trim();
+    repo.write({ 'more.mdx': '# More\n' });
+    const second = repo.commit('more');
+    for (const [rest, owner] of [[busy, 'busy'], [quiet, 'quiet']] as const) {
+      expect((await rest('POST', '/api/docs/repositories', { owner, repo: 'docs', source: repo.dir })).status).toBe(201);
+    }
+    // Busy queues two builds (one starts at once), then Quiet one.
+    const a1 = (await busy('POST', '/api/docs/repositories/busy/docs/publish', { ref: first })).body;
+    const a2 = (await busy('POST', '/api/docs/repositories/busy/docs/publish', { ref: second })).body;
+    const b1 = (await quiet('POST', '/api/docs/repositories/quiet/docs/publish', { ref: first })).body;
+    const [doneA1, doneA2, doneB1] = [await settled(busy, a1), await settled(busy, a2), await settled(quiet, b1)];
+    expect([doneA1.status, doneA2.status, doneB1.status]).toEqual(['SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED']);
+    expect(Date.parse(doneB1.startedAt!)).toBeLessThan(Date.parse(doneA2.startedAt!));
+  }, 120_000);
+});
