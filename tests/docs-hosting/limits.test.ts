@@ -125,6 +125,6 @@ describe('the build queue', () => {
     const b1 = (await quiet('POST', '/api/docs/repositories/quiet/docs/publish', { ref: first })).body;
     const [doneA1, doneA2, doneB1] = [await settled(busy, a1), await settled(busy, a2), await settled(quiet, b1)];
     expect([doneA1.status, doneA2.status, doneB1.status]).toEqual(['SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED']);
-    expect(Date.parse(doneB1.startedAt!)).toBeLessThan(Date.parse(doneA2.startedAt!));
+    expect(Date.parse(doneB1.startedAt ?? "")).toBeLessThan(Date.parse(doneA2.startedAt ?? ""));
   }, 120_000);
 });

@@ -36,6 +36,7 @@ export interface Build {
   pages: number | null;
   problems: { severity: string; file: string; line: number; column: number; path: string; message: string }[];
   error: string | null;
+  startedAt: string | null;
 }
 
 /** Polls a build until it succeeded or failed. */
