@@ -156,13 +156,31 @@ describe('RATE_LIMITS=off', () => {
     const limiter = createRateLimiter({ kind: 'off' });
     for (let i = 0; i < 500; i++) {
       const decision = await limiter.consume(RATE_RULES['agents.register'], 'ip:127.0.0.1');
-      expect(decision).toMatchObject({ allowed: true, limit: 5, retryAfterSeconds: 0 });
+      expect(decision).toMatchObject({ allowed: true, limit: 5, remaining: 5, retryAfterSeconds: 0 });
+      // The window it would have: an hour from now, in seconds.
+      expect(Math.abs(decision.resetAt - (Date.now() / 1000 + 3600))).toBeLessThan(2);
     }
   });
 });
 
 describe('the limiter a configuration opens', () => {
   const log = createLogger('silent');
+  it('with DATABASE_URL: a store that cannot be reached is logged, naming the rule, and counted in memory meanwhile', async () => {
+    const { pino } = await import('pino');
+    const { Writable } = await import('node:stream');
+    let logged = '';
+    const sink = new Writable({ write: (chunk, _encoding, done) => ((logged += chunk.toString()), done()) });
+    const limiter = openRateLimiter({ rateLimits: 'on', database: { kind: 'postgresql', url: 'postgres://nobody@127.0.0.1:1/none' } }, pino({ level: 'warn' }, sink));
+    try {
+      const key = uniqueKey();
+      expect((await consumeTimes(limiter, other, key, 3)).map((d) => d.allowed)).toEqual([true, true, false]);
+      const lines = logged.trim().split('\n').map((line) => JSON.parse(line) as { msg: string; rule: string; err?: unknown });
+      expect(lines[0]).toMatchObject({ msg: 'rate-limit store failed; counting in memory', rule: 'test.other', err: expect.anything() });
+    } finally {
+      await limiter.close();
+    }
+  });
+
   it('RATE_LIMITS=off counts nothing; the embedded database counts in memory; a closed limiter refuses to count', async () => {
     const off = openRateLimiter({ rateLimits: 'off', database: { kind: 'pglite', dataDir: 'memory://' } }, log);
     const key = uniqueKey();
