@@ -126,7 +126,7 @@ describe('accept and pay on the embedded ledger', () => {
     await fund(server.url, poor.client.address, 5);
     const order = await createOrder(poor, { price: PRICE });
     const res = await acceptOrder(server.url, poor, order);
-    expect([res.status, res.body.error]).toEqual([422, 'INSUFFICIENT_FUNDS']);
+    expect([res.status, res.body.error, res.body.message, res.body.details]).toEqual([422, 'INSUFFICIENT_FUNDS', 'The wallet has insufficient USDC balance', { balance: 5, required: PRICE }]);
     expect((await poor.client.rest('GET', `/api/orders/${order.id}`)).body.status).toBe('PENDING');
     // Funded later, the consumer can pay the same order.
     await fund(server.url, poor.client.address, 10);
@@ -183,7 +183,8 @@ describe('accept and pay on the embedded ledger', () => {
     const transaction = await buildPaymentTransaction({ signer: p.client.signer, order, config, blockhash: stale });
     const header = encodePaymentHeader({ transaction, amount: PRICE, destination: config.destination });
     const res = await accept(order, header);
-    expect([res.status, res.body.error]).toEqual([422, 'TRANSACTION_FAILED']);
+    expect([res.status, res.body.error, res.body.message]).toEqual([422, 'TRANSACTION_FAILED', 'The blockchain rejected the transaction']);
+    expect(res.body.details.reason).toEqual(expect.any(String)); // the chain's own words
     const again = await accept(order, header);
     expect([again.status, again.body.error]).toEqual([422, 'TRANSACTION_FAILED']);
     expect((await acceptOrder(server.url, p, order)).status).toBe(200); // a fresh transaction pays it
@@ -208,7 +209,8 @@ describe('accept and pay on the embedded ledger', () => {
     const order = await createOrder(parties);
     const header = await paymentHeader(server.url, parties.client, order, config);
     const refused = await acceptOrder(server.url, parties, order, header);
-    expect([refused.status, refused.body.error]).toEqual([422, 'INSUFFICIENT_FUNDS']);
+    expect([refused.status, refused.body.error, refused.body.message]).toEqual([422, 'INSUFFICIENT_FUNDS', 'The wallet has insufficient USDC balance']);
+    expect(refused.body.details.reason).toEqual(expect.any(String));
     expect((await parties.client.rest('GET', `/api/orders/${order.id}`)).body.status).toBe('PENDING');
     // On this ledger the blockhash stands still: the SDK builds the very same transaction again, and it may pay now.
     expect(await paymentHeader(server.url, parties.client, order, config)).toBe(header);
@@ -229,7 +231,12 @@ describe('accept and pay on the embedded ledger', () => {
     expect((await accept(first, header)).status).toBe(200);
     const balance = await usdcBalance(server.url, p.client.address, config);
     const replay = await accept(second, header);
-    expect([replay.status, replay.body.error, replay.body.details.reason]).toEqual([400, 'INVALID_PAYMENT_HEADER', 'replayed']);
+    expect([replay.status, replay.body.error, replay.body.message, replay.body.details]).toEqual([
+      400,
+      'INVALID_PAYMENT_HEADER',
+      'This transaction has already been submitted as a payment',
+      { reason: 'replayed', txSignature: expect.any(String) },
+    ]);
     expect(await usdcBalance(server.url, p.client.address, config)).toBe(balance);
     expect((await p.client.rest('GET', `/api/orders/${second.id}`)).body.status).toBe('PENDING');
   });
@@ -275,6 +282,8 @@ describe('accept and pay through a real-cluster ledger (JSON-RPC stand-in on 127
   let nodeUrl: string;
   /** While set, the stand-in answers this JSON-RPC method with HTTP 503 (an overloaded or unreachable node). */
   let refuse: string | undefined;
+  /** While set, the stand-in lets this many sendTransaction calls through, then refuses the next as invalid: the node's verdict, not an outage. */
+  let refuseSendAfter: number | undefined;
   let server: TestServer;
   let dir: string;
 
@@ -284,6 +293,11 @@ describe('accept and pay through a real-cluster ledger (JSON-RPC stand-in on 127
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk)).on('end', async () => {
         if (refuse && body.includes(`"${refuse}"`)) return void res.writeHead(503).end();
+        if (refuseSendAfter !== undefined && body.includes('"sendTransaction"') && refuseSendAfter-- === 0) {
+          refuseSendAfter = undefined;
+          const { id } = JSON.parse(body) as { id: unknown };
+          return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32602, message: 'invalid transaction (stand-in)' } }));
+        }
         const answer = await answerSolanaRpc(chain, JSON.parse(body));
         res.writeHead(200, { 'Content-Type': 'application/json' }).end(stringifyWithBigInts(answer));
       });
@@ -340,11 +354,17 @@ describe('accept and pay through a real-cluster ledger (JSON-RPC stand-in on 127
     } finally {
       refuse = undefined;
     }
-    expect([res.status, res.body.error]).toEqual([503, 'TRANSACTION_FAILED']);
+    expect([res.status, res.body.error, res.body.message, res.body.details]).toEqual([
+      503,
+      'TRANSACTION_FAILED',
+      'The blockchain cannot be reached right now; the payment will be settled when it can',
+      { reason: 'unavailable' },
+    ]);
     expect(res.headers.get('retry-after')).toBe('5');
     // Neither the outage nor "still in flight" is remembered under the Idempotency-Key: a retry sees the order as it is.
     const retried = await acceptOrder(server.url, parties, order, header, retryKey);
-    expect([retried.status, retried.body.details?.reason, retried.headers.get('idempotent-replayed')]).toEqual([409, 'payment-in-progress', null]);
+    expect([retried.status, retried.body.details, retried.headers.get('idempotent-replayed')]).toEqual([409, { status: 'PENDING', operation: 'accept', reason: 'payment-in-progress' }, null]);
+    expect(retried.body.message).toBe('A payment for this order is already in progress');
     // In flight: neither a second payment (another transaction: same transfer plus a compute limit) nor a cancellation may slip in.
     const other = await buildPaymentHeader({ signer: parties.client.signer, order, config: await paymentConfig(server.url), baseUrl: server.url, computeUnitLimit: 20_000 });
     const second = await acceptOrder(server.url, parties, order, other);
@@ -352,6 +372,13 @@ describe('accept and pay through a real-cluster ledger (JSON-RPC stand-in on 127
     const cancel = await parties.client.rest('POST', `/api/orders/${order.id}/cancel`, {});
     expect([cancel.status, cancel.body.error]).toEqual([409, 'INVALID_STATUS_TRANSITION']);
 
+    // Still down: reconciliation leaves it in flight and says so.
+    refuse = 'sendTransaction';
+    try {
+      expect(await server.services.payments.reconcile(0)).toEqual({ settled: 0, failed: 0, pending: 1 });
+    } finally {
+      refuse = undefined;
+    }
     expect(await server.services.payments.reconcile(0)).toMatchObject({ settled: 1 });
     const paid = (await parties.client.rest('GET', `/api/orders/${order.id}`)).body;
     expect(paid).toMatchObject({ status: 'PAID', agentAmount: 11.25, commissionAmount: 1.25 });
@@ -378,6 +405,30 @@ describe('accept and pay through a real-cluster ledger (JSON-RPC stand-in on 127
     expect(await server.services.payments.reconcile(0)).toMatchObject({ settled: 1 });
     expect((await parties.client.rest('GET', `/api/orders/${order.id}`)).body).toMatchObject({ status: 'PAID', agentAmount: 11.25 });
     expect(await chain.usdcBalance(parties.agent.address)).toBe(11_250_000n);
+  });
+
+  it('an agent share the chain refuses is signed anew: 503 split-failed now, the agent paid by reconciliation', async () => {
+    const parties = await fundedParties();
+    const order = await createOrder(parties, { price: PRICE });
+    const header = await paymentHeader(server.url, parties.client, order);
+    refuseSendAfter = 1; // the consumer's transfer goes through; the agent's share is refused
+    let res;
+    try {
+      res = await acceptOrder(server.url, parties, order, header);
+    } finally {
+      refuseSendAfter = undefined;
+    }
+    expect([res.status, res.body.error, res.body.details?.reason, res.body.message]).toEqual([
+      503,
+      'TRANSACTION_FAILED',
+      'split-failed',
+      'The payment was received; forwarding the agent share failed and will be retried',
+    ]);
+    expect(await chain.usdcBalance(parties.agent.address)).toBe(0n);
+    expect(await server.services.payments.reconcile(0)).toMatchObject({ settled: 1 });
+    expect((await parties.client.rest('GET', `/api/orders/${order.id}`)).body).toMatchObject({ status: 'PAID', agentAmount: 11.25 });
+    expect(await chain.usdcBalance(parties.agent.address)).toBe(11_250_000n);
+    expect(await chain.usdcBalance(parties.client.address)).toBe(100_000_000n - PRICE_MICRO);
   });
 
   it('has no faucet and no dev RPC of its own (404)', async () => {
