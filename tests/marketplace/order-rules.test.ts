@@ -116,3 +116,34 @@ describe('list filters', () => {
     expect(await agentIds(`clientWallet=${second.client.address}`)).toEqual([]);
   });
 });
+
+describe('every refusal says why', () => {
+  const said = (res: { status: number; body: { error?: string; message?: string } }) => [res.status, res.body.error, res.body.message];
+  it('creating: only the agent, in a conversation of its own, for that conversation’s consumer', async () => {
+    const p = await agentAndConsumer(server.url);
+    const order = (overrides: Record<string, unknown>, as = p.agent) =>
+      as.rest('POST', '/api/orders', { conversationId: p.conversationId, agentId: p.agentId, clientWallet: p.client.address, description: 'x', price: 1, deliveryTime: 1, ...overrides });
+    expect(said(await order({}, p.client))).toEqual([403, 'UNAUTHORIZED_ACCESS', 'Only the agent can create its orders']);
+    const missing = '00000000-0000-4000-8000-000000000000';
+    expect(said(await order({ conversationId: missing }))).toEqual([404, 'CONVERSATION_NOT_FOUND', `Conversation '${missing}' not found`]);
+    expect(said(await order({ conversationId: bystander.conversationId }))).toEqual([403, 'UNAUTHORIZED_ACCESS', 'The conversation is not with this agent']);
+    const stranger = await order({ clientWallet: p.agent.address });
+    expect(said(stranger)).toEqual([422, 'VALIDATION_ERROR', 'clientWallet must be the consumer of the conversation']);
+    expect((stranger.body as { details?: unknown }).details).toEqual({ clientWallet: "Must be the conversation's consumer" });
+  });
+
+  it('moving an order: not found, not a party, not its side, not from this state, a review twice', async () => {
+    const { p, order } = await deliveredOrder();
+    const missing = '00000000-0000-4000-8000-000000000000';
+    expect(said(await p.client.rest('POST', `/api/orders/${missing}/complete`, {}))).toEqual([404, 'ORDER_NOT_FOUND', `Order '${missing}' not found`]);
+    expect(said(await bystander.client.rest('POST', `/api/orders/${order.id}/complete`, {}))).toEqual([403, 'UNAUTHORIZED_ACCESS', 'Only the consumer and the agent of this order may do this']);
+    expect(said(await p.client.rest('POST', `/api/orders/${order.id}/deliver`, { agentWallet: p.client.address, result: 'x' }))).toEqual([403, 'UNAUTHORIZED_ACCESS', 'Only the agent can deliver this order']);
+    expect(said(await p.agent.rest('POST', `/api/orders/${order.id}/deliver`, { agentWallet: p.client.address, result: 'x' }))).toEqual([403, 'UNAUTHORIZED_ACCESS', 'agentWallet must be the signing wallet']);
+    const cancel = await p.client.rest('POST', `/api/orders/${order.id}/cancel`, {});
+    expect(said(cancel)).toEqual([409, 'INVALID_STATUS_TRANSITION', 'Cannot cancel an order that is DELIVERED']);
+    expect((cancel.body as { details?: unknown }).details).toEqual({ status: 'DELIVERED', operation: 'cancel', requiredStatus: 'PENDING' });
+    expect(said(await p.agent.rest('POST', `/api/orders/${order.id}/review`, { clientWallet: p.agent.address, rating: 5 }))).toEqual([403, 'UNAUTHORIZED_ACCESS', 'Only the consumer can review an order']);
+    expect((await p.client.rest('POST', `/api/orders/${order.id}/review`, { clientWallet: p.client.address, rating: 5 })).status).toBe(201);
+    expect(said(await p.client.rest('POST', `/api/orders/${order.id}/review`, { clientWallet: p.client.address, rating: 4 }))).toEqual([409, 'DUPLICATE_REVIEW', 'This order already has its review']);
+  });
+});

@@ -370,7 +370,12 @@ describe('accept and pay through a real-cluster ledger (JSON-RPC stand-in on 127
     const second = await acceptOrder(server.url, parties, order, other);
     expect([second.status, second.body.error]).toEqual([409, 'INVALID_STATUS_TRANSITION']);
     const cancel = await parties.client.rest('POST', `/api/orders/${order.id}/cancel`, {});
-    expect([cancel.status, cancel.body.error]).toEqual([409, 'INVALID_STATUS_TRANSITION']);
+    expect([cancel.status, cancel.body.error, cancel.body.message, cancel.body.details]).toEqual([
+      409,
+      'INVALID_STATUS_TRANSITION',
+      'A payment for this order is in progress',
+      { status: 'PENDING', operation: 'cancel' },
+    ]);
 
     // Still down: reconciliation leaves it in flight and says so.
     refuse = 'sendTransaction';
