@@ -6,7 +6,6 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countCall, enforceRateLimit, ipKey, RATE_RULES } from '../../server/marketplace/rate-limits.ts';
 import { AppError } from '../../server/platform/errors.ts';
-import { createLogger } from '../../server/platform/logger.ts';
 import { createRateLimiter, openRateLimiter, type RateLimiter } from '../../server/platform/rate-limiter.ts';
 import { commonBehaviour, consumeTimes, expectRefused, other, uniqueKey } from './rate-limiter-behaviour.ts';
 
@@ -164,7 +163,6 @@ describe('RATE_LIMITS=off', () => {
 });
 
 describe('the limiter a configuration opens', () => {
-  const log = createLogger('silent');
   it('with DATABASE_URL: a store that cannot be reached is logged, naming the rule, and counted in memory meanwhile', async () => {
     const { pino } = await import('pino');
     const { Writable } = await import('node:stream');
@@ -182,6 +180,10 @@ describe('the limiter a configuration opens', () => {
   });
 
   it('RATE_LIMITS=off counts nothing; the embedded database counts in memory; a closed limiter refuses to count', async () => {
+    const { pino } = await import('pino');
+    const { Writable } = await import('node:stream');
+    let logged = '';
+    const log = pino({ level: 'debug' }, new Writable({ write: (chunk, _encoding, done) => ((logged += chunk.toString()), done()) }));
     const off = openRateLimiter({ rateLimits: 'off', database: { kind: 'pglite', dataDir: 'memory://' } }, log);
     const key = uniqueKey();
     expect((await consumeTimes(off, other, key, 5)).every((d) => d.allowed && d.remaining === other.points)).toBe(true);
@@ -189,5 +191,6 @@ describe('the limiter a configuration opens', () => {
     expect((await consumeTimes(memory, other, key, 3)).map((d) => d.allowed)).toEqual([true, true, false]);
     await memory.close();
     await expect(memory.consume(other, key)).rejects.toThrow('rate limiter is closed');
+    expect(logged).toBe(''); // in memory: no store to fail, nothing to report
   });
 });
