@@ -5,6 +5,7 @@
 import { existsSync, lstatSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { GitError, GitRepository } from '../../server/docs-hosting/git.ts';
 import { Mirrors } from '../../server/docs-hosting/mirrors.ts';
@@ -138,5 +139,27 @@ describe('isolation', () => {
     expect(error).toBeInstanceOf(GitError);
     expect(error.message).toBe('git clone failed');
     expect(error.stderr).toMatch(/127\.0\.0\.1/);
+  });
+
+  it('git follows no redirect: the first request must be answered where it was sent', async () => {
+    const hits: string[] = [];
+    const target = createHttpServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const targetPort = (target.address() as { port: number }).port;
+    const redirector = createHttpServer((req, res) => res.writeHead(302, { Location: `http://127.0.0.1:${targetPort}${req.url}` }).end());
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    const port = (redirector.address() as { port: number }).port;
+    try {
+      const http = new GitRepository(join(root, 'redirected.git'), { protocols: ['http'] });
+      const error = (await http.sync(`http://127.0.0.1:${port}/acme/widgets.git`).catch((e: unknown) => e)) as GitError;
+      expect(error).toBeInstanceOf(GitError);
+      expect(hits).toEqual([]);
+    } finally {
+      target.close();
+      redirector.close();
+    }
   });
 });
