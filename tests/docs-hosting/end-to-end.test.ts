@@ -229,32 +229,6 @@ describe('serving', () => {
     expect((await page('/guide', { host: 'docs.acme.test' })).status).not.toBe(200);
   });
 
-  it('a custom domain serves only while its DNS challenge is answered: seen on request, gone on the next check', async () => {
-    const name = '_docs-challenge.help.acme.test';
-    const mapped = await rest('POST', '/api/docs/domains', { hostname: 'help.acme.test', owner: 'acme', repo: 'widgets' });
-    expect(mapped.body.verified).toBe(false);
-    // Published after mapping: the next request looks it up and serves.
-    dns.txt(name, [mapped.body.verification.value]);
-    expect((await page('/guide', { host: 'help.acme.test' })).status).toBe(200);
-    // Withdrawn: the periodic check unproves it, and it stops serving.
-    dns.txt(name, undefined);
-    await server.services.docs.domains.recheck(0);
-    expect((await page('/guide', { host: 'help.acme.test' })).status).toBe(404);
-    // Another organization's record value does not prove it either.
-    dns.txt(name, ['docs-verification=0123456789abcdef0123456789abcdef']);
-    expect((await rest('POST', '/api/docs/domains/help.acme.test/verify', {})).body.verified).toBe(false);
-    // A record in place before mapping proves the domain at once.
-    expect((await rest('DELETE', '/api/docs/domains/help.acme.test')).status).toBe(204);
-    dns.txt('_docs-challenge.early.acme.test', ['docs-verification=set-too-early']);
-    const early = await rest('POST', '/api/docs/domains', { hostname: 'early.acme.test', owner: 'acme', repo: 'widgets' });
-    expect(early.body.verified).toBe(false); // the token is new: an old value cannot match
-    dns.txt('_docs-challenge.early.acme.test', [early.body.verification.value]);
-    expect((await rest('POST', '/api/docs/domains/early.acme.test/verify', {})).body.verified).toBe(true);
-    expect((await rest('DELETE', '/api/docs/domains/early.acme.test')).status).toBe(204);
-    const foreign = await restClient(server.url, (await createOrganization(server, 'Other')).apiKey)('POST', '/api/docs/domains/docs.acme.test/verify', {});
-    expect([foreign.status, foreign.body.details]).toEqual([404, { reason: 'domain' }]);
-  });
-
   it('helpful 404s: the site’s own 404 page for a missing page, the published refs for an unknown ref', async () => {
     const missing = await page('/acme/widgets/no-such-page');
     expect([missing.status, missing.headers['content-type']]).toEqual([404, 'text/html; charset=utf-8']);

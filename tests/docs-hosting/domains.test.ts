@@ -1,0 +1,93 @@
+/**
+ * Custom domains and their proof (server/docs-hosting/domains.ts): a mapped name serves a repository's sites only
+ * while its DNS TXT challenge is answered, looked up through a real DNS server on 127.0.0.1 (dns2).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GitFixture } from '../../scripts/lib/git-fixture.ts';
+import { startDnsStandIn, type DnsStandIn } from '../helpers/dns.ts';
+import { get, hostingConfig, published, smallDocsRepo } from '../helpers/hosting.ts';
+import { restClient, type Rest } from '../helpers/rest.ts';
+import { createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
+
+let server: TestServer;
+let dns: DnsStandIn;
+let rest: Rest;
+let repo: GitFixture;
+const page = (path: string, host: string) => get(server.url, path, { host });
+
+beforeAll(async () => {
+  dns = await startDnsStandIn();
+  server = await startTestServer({ rateLimits: 'off', publicBaseUrl: 'https://docs.example.com', docs: hostingConfig({ vanityDomain: 'docs.test', dnsServers: [dns.server] }) });
+  rest = restClient(server.url, (await createOrganization(server)).apiKey);
+  repo = smallDocsRepo();
+  expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'widgets', source: repo.dir })).status).toBe(201);
+  await published(rest, 'acme/widgets');
+}, 60_000);
+afterAll(async () => {
+  await server?.destroy();
+  await dns?.close();
+  repo?.cleanup();
+});
+
+describe('the DNS challenge', () => {
+  it('serves only while answered: seen on request, gone on the next check; another value proves nothing', async () => {
+    const name = '_docs-challenge.help.acme.test';
+    const mapped = await rest('POST', '/api/docs/domains', { hostname: 'help.acme.test', owner: 'acme', repo: 'widgets' });
+    expect([mapped.status, mapped.body.verified, mapped.body.verification.name]).toEqual([201, false, name]);
+    // Published after mapping: the next request looks it up and serves.
+    dns.txt(name, ['v=spf1 -all', mapped.body.verification.value]);
+    expect((await page('/', 'help.acme.test')).text).toContain('The home page.');
+    // Withdrawn: the periodic check unproves it, and it stops serving.
+    dns.txt(name, undefined);
+    await server.services.docs.domains.recheck(0);
+    expect((await page('/', 'help.acme.test')).status).toBe(404);
+    // A value of another mapping does not prove it.
+    dns.txt(name, ['docs-verification=0123456789abcdef0123456789abcdef']);
+    expect((await rest('POST', '/api/docs/domains/help.acme.test/verify', {})).body.verified).toBe(false);
+  });
+
+  it('a record left by an earlier mapping does not prove a new one: each mapping has its own token', async () => {
+    const first = await rest('POST', '/api/docs/domains', { hostname: 'again.acme.test', owner: 'acme', repo: 'widgets' });
+    dns.txt('_docs-challenge.again.acme.test', [first.body.verification.value]);
+    expect((await rest('POST', '/api/docs/domains/again.acme.test/verify', {})).body.verified).toBe(true);
+    expect((await rest('DELETE', '/api/docs/domains/again.acme.test')).status).toBe(204);
+    const second = await rest('POST', '/api/docs/domains', { hostname: 'again.acme.test', owner: 'acme', repo: 'widgets' });
+    expect(second.body.verification.value).not.toBe(first.body.verification.value);
+    expect(second.body.verified).toBe(false);
+    dns.txt('_docs-challenge.again.acme.test', [second.body.verification.value]);
+    expect((await rest('POST', '/api/docs/domains/again.acme.test/verify', {})).body).toMatchObject({ verified: true, hostname: 'again.acme.test', owner: 'acme', repo: 'widgets' });
+  });
+
+  it('another organization can neither verify nor remove a domain it did not map', async () => {
+    const other = restClient(server.url, (await createOrganization(server, 'Other')).apiKey);
+    await rest('POST', '/api/docs/domains', { hostname: 'mine.acme.test', owner: 'acme', repo: 'widgets' });
+    for (const [method, path] of [['POST', '/api/docs/domains/mine.acme.test/verify'], ['DELETE', '/api/docs/domains/mine.acme.test']] as const) {
+      const res = await other(method, path, method === 'POST' ? {} : undefined);
+      expect([res.status, res.body.error, res.body.details], `${method} ${path}`).toEqual([404, 'NOT_FOUND', { reason: 'domain' }]);
+    }
+    expect((await rest('POST', '/api/docs/domains', { hostname: 'mine.acme.test', owner: 'acme', repo: 'widgets' })).status).toBe(409);
+  });
+
+  it("the service's own names are not a repository's to map", async () => {
+    for (const hostname of ['docs.example.com', 'docs.test', 'acme.docs.test', 'deep.acme.docs.test']) {
+      const res = await rest('POST', '/api/docs/domains', { hostname, owner: 'acme', repo: 'widgets' });
+      expect([res.status, res.body.details], hostname).toEqual([422, { hostname: 'Belongs to this service (its own host or its vanity domain)' }]);
+    }
+    for (const hostname of ['localhost', '127.0.0.1', 'intranet', '[::1]']) {
+      expect((await rest('POST', '/api/docs/domains', { hostname, owner: 'acme', repo: 'widgets' })).status, hostname).toBe(422);
+    }
+  });
+
+  it('a DNS outage changes nothing: a proven domain keeps serving, an unproven one stays unproven', async () => {
+    const proven = await rest('POST', '/api/docs/domains', { hostname: 'steady.acme.test', owner: 'acme', repo: 'widgets' });
+    dns.txt('_docs-challenge.steady.acme.test', [proven.body.verification.value]);
+    expect((await rest('POST', '/api/docs/domains/steady.acme.test/verify', {})).body.verified).toBe(true);
+    await dns.close();
+    try {
+      await server.services.docs.domains.recheck(0);
+      expect((await page('/', 'steady.acme.test')).text).toContain('The home page.');
+    } finally {
+      dns = await startDnsStandIn();
+    }
+  }, 60_000);
+});
