@@ -78,14 +78,38 @@ describe('the DNS challenge', () => {
     }
   });
 
+  it('one domain is looked up, recorded or removed at a time: the others stay as they are', async () => {
+    const a = await rest('POST', '/api/docs/domains', { hostname: 'a.acme.test', owner: 'acme', repo: 'widgets' });
+    dns.txt('_docs-challenge.a.acme.test', [a.body.verification.value]);
+    expect((await rest('POST', '/api/docs/domains/a.acme.test/verify', {})).body.verified).toBe(true);
+    await rest('POST', '/api/docs/domains', { hostname: 'b.acme.test', owner: 'acme', repo: 'widgets' });
+    expect((await rest('POST', '/api/docs/domains/b.acme.test/verify', {})).body.verified).toBe(false);
+    expect((await rest('POST', '/api/docs/domains/a.acme.test/verify', {})).body.verified).toBe(true);
+    expect((await rest('DELETE', '/api/docs/domains/b.acme.test')).status).toBe(204);
+    expect((await rest('GET', '/api/docs/repositories/acme/widgets')).body.domains).toContain('a.acme.test');
+    expect((await page('/', 'a.acme.test')).text).toContain('The home page.');
+  });
+
+  it('the periodic check looks up only the domains not checked for its interval', async () => {
+    await rest('POST', '/api/docs/domains', { hostname: 'fresh.acme.test', owner: 'acme', repo: 'widgets' });
+    const before = dns.questions.length;
+    await server.services.docs.domains.recheck(3_600_000);
+    expect(dns.questions.slice(before)).toEqual([]);
+    await server.services.docs.domains.recheck(0);
+    expect(dns.questions.slice(before)).toContain('TXT _docs-challenge.fresh.acme.test');
+  });
+
   it('a DNS outage changes nothing: a proven domain keeps serving, an unproven one stays unproven', async () => {
     const proven = await rest('POST', '/api/docs/domains', { hostname: 'steady.acme.test', owner: 'acme', repo: 'widgets' });
     dns.txt('_docs-challenge.steady.acme.test', [proven.body.verification.value]);
     expect((await rest('POST', '/api/docs/domains/steady.acme.test/verify', {})).body.verified).toBe(true);
+    expect((await rest('POST', '/api/docs/domains', { hostname: 'pending.acme.test', owner: 'acme', repo: 'widgets' })).body.verified).toBe(false);
     await dns.close();
     try {
       await server.services.docs.domains.recheck(0);
       expect((await page('/', 'steady.acme.test')).text).toContain('The home page.');
+      expect((await rest('POST', '/api/docs/domains/pending.acme.test/verify', {})).body.verified).toBe(false);
+      expect((await rest('POST', '/api/docs/domains/steady.acme.test/verify', {})).body.verified).toBe(true);
     } finally {
       dns = await startDnsStandIn();
     }
