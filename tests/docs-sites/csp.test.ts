@@ -9,29 +9,75 @@ const policyOf = (html: string) => /<meta http-equiv="Content-Security-Policy" c
 
 describe('the page policy', () => {
   const page = `<!doctype html><html><head><meta charset="utf-8"><title>T</title><script data-docs-own="${mark}">own()</script><script>injected()</script></head><body><script data-x="1" data-docs-own="${mark}" data-y="2">late()</script><script data-docs-own="other">guess()</script></body></html>`;
-  const out = withContentSecurityPolicy(page, mark);
+  // Computed in each test (not when the file is collected), so each run of the policy is a test's.
+  const built = () => withContentSecurityPolicy(page, mark);
 
   it("lists the hash of each script the layout marked with this build's mark, and of no other", () => {
+    const out = built();
     const scripts = /script-src ([^;]*)/.exec(policyOf(out))![1]!.split(' ');
     expect(scripts).toEqual(["'self'", "'wasm-unsafe-eval'", hash('own()'), hash('late()')]);
   });
   it('removes the mark and keeps every other attribute', () => {
+    const out = built();
     expect(out).not.toContain(`data-docs-own="${mark}"`);
     expect(out).toContain('<script>own()</script>');
     expect(out).toContain('<script data-x="1" data-y="2">late()</script>');
     expect(out).toContain('<script data-docs-own="other">guess()</script>');
   });
   it('comes right after the charset, before anything it governs, and closes the usual holes', () => {
+    const out = built();
     expect(out.indexOf('Content-Security-Policy')).toBe(out.indexOf('<meta charset="utf-8">') + '<meta charset="utf-8">'.length + '<meta http-equiv="'.length);
-    expect(policyOf(out)).toContain("default-src 'self'; ");
-    for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-src 'none'", "form-action 'self'", "connect-src 'self'"]) expect(policyOf(out)).toContain(directive);
+    expect(policyOf(out).split('; ')).toEqual([
+      "default-src 'self'",
+      `script-src 'self' 'wasm-unsafe-eval' ${hash('own()')} ${hash('late()')}`,
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' https: data:",
+      "media-src 'self' https:",
+      "font-src 'self' data:",
+      "connect-src 'self'",
+      "frame-src 'none'",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "form-action 'self'",
+    ]);
+    // A page without a charset meta gets it first in <head>.
+    expect(withContentSecurityPolicy('<html><head><title>x</title></head></html>', mark)).toMatch(/^<html><head><meta http-equiv="Content-Security-Policy" content="default-src/);
   });
   it("allows the origins of the analytics the page loads, and Google's for a tag manager", () => {
     const plausible = withContentSecurityPolicy('<head><script defer src="https://plausible.example/js/script.js"></script></head>', mark);
     expect(policyOf(plausible)).toContain("script-src 'self' 'wasm-unsafe-eval' https://plausible.example;");
     expect(policyOf(plausible)).toContain("connect-src 'self' https://plausible.example");
+    const google = 'https://www.googletagmanager.com https://*.googletagmanager.com https://*.google-analytics.com https://*.analytics.google.com';
     const gtm = withContentSecurityPolicy(`<head><script data-docs-own="${mark}" data-analytics="tag-manager">gtm()</script></head>`, mark);
-    expect(policyOf(gtm)).toContain('https://www.googletagmanager.com https://*.googletagmanager.com https://*.google-analytics.com');
+    expect(policyOf(gtm)).toContain(`script-src 'self' 'wasm-unsafe-eval' ${hash('gtm()')} ${google};`);
+    expect(policyOf(gtm)).toContain(`img-src 'self' https: data: ${google};`);
+    expect(policyOf(gtm)).toContain(`connect-src 'self' ${google};`);
+    // Google Analytics alone: its loader's origin brings Google's reporting origins.
+    const gtag = withContentSecurityPolicy('<head><script async src="https://www.googletagmanager.com/gtag/js?id=G-1"></script></head>', mark);
+    expect(policyOf(gtag)).toContain(`connect-src 'self' ${google};`);
+    // A host that merely ends like it does not.
+    expect(policyOf(withContentSecurityPolicy('<head><script src="https://evilgoogletagmanager.com.example/x.js"></script></head>', mark))).not.toContain('analytics.google.com');
     expect(policyOf(withContentSecurityPolicy('<head></head>', mark))).not.toContain('google');
+  });
+});
+
+describe('a built site', () => {
+  it('every HTML file gets its policy; other files are left alone; each build has a mark of its own', async () => {
+    const { mkdtempSync, mkdirSync, readFileSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { applyContentSecurityPolicy, newOwnScriptMark } = await import('../../sites/builder/csp.ts');
+    const out = mkdtempSync(join(tmpdir(), 'csp-'));
+    mkdirSync(join(out, 'guide'));
+    const own = newOwnScriptMark();
+    expect(own).toMatch(/^[0-9a-f]{32}$/);
+    expect(newOwnScriptMark()).not.toBe(own);
+    writeFileSync(join(out, 'index.html'), `<head><meta charset="utf-8"><script data-docs-own="${own}">a()</script></head>`);
+    writeFileSync(join(out, 'guide', 'index.html'), '<head><meta charset="utf-8"></head>');
+    writeFileSync(join(out, 'app.js'), '<head><meta charset="utf-8"></head>');
+    await applyContentSecurityPolicy(out, own);
+    expect(policyOf(readFileSync(join(out, 'index.html'), 'utf8'))).toContain(hash('a()'));
+    expect(readFileSync(join(out, 'guide', 'index.html'), 'utf8')).toContain('Content-Security-Policy');
+    expect(readFileSync(join(out, 'app.js'), 'utf8')).toBe('<head><meta charset="utf-8"></head>');
   });
 });
