@@ -23,6 +23,8 @@ describe('the page policy', () => {
     expect(out).toContain('<script>own()</script>');
     expect(out).toContain('<script data-x="1" data-y="2">late()</script>');
     expect(out).toContain('<script data-docs-own="other">guess()</script>');
+    // Nothing else changes: the page is the same, less the marks, plus the policy.
+    expect(out.replace(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, '')).toBe(page.replaceAll(` data-docs-own="${mark}"`, ''));
   });
   it('comes right after the charset, before anything it governs, and closes the usual holes', () => {
     const out = built();
