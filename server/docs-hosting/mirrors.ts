@@ -14,6 +14,7 @@ for (const [network, prefix] of [['::', 127], ['::ffff:0:0', 96], ['64:ff9b::', 
   PRIVATE.addSubnet(network, prefix, 'ipv6');
 }
 
+/** Bytes of every file under `dir`. */
 async function folderSize(dir: string): Promise<number> {
   let total = 0;
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
@@ -30,11 +31,6 @@ async function publicAddresses(url: URL): Promise<string[] | string> {
   return addresses.map(({ address }) => address);
 }
 
-/**
- * The bare git mirrors of registered repositories, one folder each under `dir`, a cache any server process can
- * rebuild from the remote. Operations on one mirror run one at a time: in this process through a queue, across
- * processes sharing the folder through a lock file (git itself refuses concurrent ref updates).
- */
 /** A mirror over the size a repository may have: removed, and the fetch refused with this. */
 export class RepositoryTooLarge extends GitError {
   constructor(maxBytes: number, bytes: number) {
@@ -43,6 +39,11 @@ export class RepositoryTooLarge extends GitError {
   }
 }
 
+/**
+ * The bare git mirrors of registered repositories, one folder each under `dir`, a cache any server process can
+ * rebuild from the remote. Operations on one mirror run one at a time: in this process through a queue, across
+ * processes sharing the folder through a lock file (git itself refuses concurrent ref updates).
+ */
 export class Mirrors {
   readonly #dir: string;
   readonly #allowLocal: boolean;
