@@ -115,11 +115,8 @@ export class GitRepository {
    */
   async lookup(ref: string, refs?: Map<string, string>): Promise<{ ref?: string; commit: string } | undefined> {
     const known = refs ?? (await this.refs());
-    // A full name (`refs/tags/v1`) names exactly that ref.
-    for (const name of ref.startsWith('refs/') ? [ref] : refNames(ref)) {
-      const commit = known.get(name);
-      if (commit) return { ref: name, commit };
-    }
+    const name = namedRef(ref, known);
+    if (name) return { ref: name, commit: known.get(name)! };
     if (!/^[0-9a-f]{7,40}$/i.test(ref)) return undefined;
     try {
       return { commit: (await this.#git(['--git-dir', this.gitDir, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`])).trim() };
@@ -150,6 +147,11 @@ export class GitRepository {
       await rm(`${out}.index`, { force: true });
     }
   }
+}
+
+/** The ref a URL's `{ref}` names among `refs` (name -> commit): the first by precedence; a full name names exactly that ref. */
+export function namedRef(ref: string, refs: Map<string, string>): string | undefined {
+  return (ref.startsWith('refs/') ? [ref] : refNames(ref)).find((name) => refs.has(name));
 }
 
 /** The full ref names a URL's `{ref}` may stand for, in order of precedence. */

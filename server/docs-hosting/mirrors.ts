@@ -140,6 +140,11 @@ export class Mirrors {
     });
   }
 
+  /** Every ref -> its commit, from the mirror as last synced. */
+  refs(id: string): Promise<Map<string, string>> {
+    return this.#exclusive(id, (git) => git.refs());
+  }
+
   /** What a URL ref names (see GitRepository.lookup), from the mirror as last synced. */
   lookup(id: string, ref: string): Promise<{ ref?: string; commit: string } | undefined> {
     return this.#exclusive(id, (git) => git.lookup(ref));

@@ -3,7 +3,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Database } from '../platform/db/orm.ts';
 import { AppError } from '../platform/errors.ts';
 import { DocsBuild, DocsDeployment, DocsDomain, DocsOwner, DocsRepository } from './entities.ts';
-import { GitError, urlRef } from './git.ts';
+import { GitError, namedRef, urlRef } from './git.ts';
 import { RepositoryTooLarge, type Mirrors } from './mirrors.ts';
 import { siteBase, slugOf } from './names.ts';
 import { fillPath, READER_BUILDS, WEBHOOK_PATH, type RepositoryCreate, type RepositoryOut } from './schemas.ts';
@@ -14,6 +14,16 @@ export const repositoryNotFound = (owner: string, repo: string) =>
 
 /** A repository's reader-build settings, its own over the defaults. */
 export const readerBuildsOf = (repository: Pick<DocsRepository, 'readerBuilds'>) => ({ ...READER_BUILDS, ...repository.readerBuilds });
+
+/**
+ * How a site URL names a ref: its short name, unless that name means another ref of the repository (a branch
+ * shadows the tag of its name). Without the mirror's refs (another process synced it), the short name.
+ */
+function siteRef(ref: string, refs: Map<string, string> | undefined): string {
+  const short = urlRef(ref);
+  const named = refs && namedRef(short, refs);
+  return !named || named === ref ? short : ref;
+}
 
 const ownerTaken = (owner: string) =>
   new AppError('CONFLICT', `The owner name ${owner} belongs to another organization: register under an owner name of your own`, { reason: 'owner' });
@@ -107,14 +117,6 @@ export class RepositoryService {
     return holder?.organization ?? orgId;
   }
 
-  /** How a site URL names a ref: its short name, unless that name means another ref (a branch shadows its tag). */
-  async #urlRef(repositoryId: string, ref: string): Promise<string> {
-    const short = urlRef(ref);
-    if (short === ref) return ref;
-    const named = await this.#options.mirrors.lookup(repositoryId, short).catch(() => undefined);
-    return !named?.ref || named.ref === ref ? short : ref;
-  }
-
   async get(orgId: string, owner: string, repo: string): Promise<RepositoryOut> {
     return this.#view(await this.owned(orgId, owner, repo));
   }
@@ -134,6 +136,8 @@ export class RepositoryService {
     const served = await em.find(DocsBuild, { id: { $in: deployments.flatMap((d) => (d.build ? [d.build] : [])) } });
     const commitOf = new Map(served.map((build) => [build.id, build.commit]));
     const domains = await em.find(DocsDomain, { repository: repository.id }, { orderBy: { hostname: 'asc' } });
+    // What each ref name means in the repository, read once for all of them.
+    const refs = await this.#options.mirrors.refs(repository.id).catch(() => undefined);
     const path = siteBase('path', repository, undefined);
     return {
       owner: repository.owner,
@@ -141,13 +145,13 @@ export class RepositoryService {
       source: repository.source,
       defaultBranch: repository.defaultBranch ?? null,
       url: path,
-      deployments: await Promise.all(deployments.map(async (d) => ({
+      deployments: deployments.map((d) => ({
         ref: d.ref,
-        url: d.ref === `refs/heads/${repository.defaultBranch}` ? path : siteBase('path', repository, await this.#urlRef(repository.id, d.ref)),
+        url: d.ref === `refs/heads/${repository.defaultBranch}` ? path : siteBase('path', repository, siteRef(d.ref, refs)),
         wantedCommit: d.wantedCommit,
         servedCommit: d.build ? (commitOf.get(d.build) ?? null) : null,
         build: d.build ?? null,
-      }))),
+      })),
       domains: domains.map((d) => d.hostname),
       readerBuilds: readerBuildsOf(repository),
       createdAt: repository.createdAt.toISOString(),
