@@ -44,6 +44,7 @@ beforeAll(async () => {
   repo.write({ 'docs.json': '{ "name": ', 'bad.mdx': '<div>\n' });
   repo.commit('broken');
   repo.git('checkout', '-q', 'main');
+  repo.git('branch', 'later');
   server = await startTestServer({ rateLimits: 'off', publicBaseUrl: 'https://docs.example.com', docs: hostingConfig({ vanityDomain: 'docs.test' }) });
   rest = restClient(server.url, (await createOrganization(server)).apiKey);
   expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'served', source: repo.dir })).status).toBe(201);
@@ -135,6 +136,12 @@ describe('methods and redirects', () => {
       const res = await page('/acme/served/guide', { method });
       expect([res.status, res.headers.allow, res.text], method).toEqual([405, 'GET, HEAD', 'Method not allowed\n']);
     }
+  });
+  it('only reading an unpublished ref builds it: another method there builds nothing', async () => {
+    const builds = async () => (await rest('GET', '/api/docs/repositories/acme/served/builds')).body.total as number;
+    const before = await builds();
+    for (const method of ['POST', 'PUT', 'DELETE']) expect((await page('/acme/served~later/', { method })).status, method).toBe(404);
+    expect(await builds()).toBe(before);
   });
   it('a redirects key answers 307 for any method, resolved for where it is served, ASCII-safe', async () => {
     for (const method of ['GET', 'POST']) {

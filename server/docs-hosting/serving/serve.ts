@@ -172,7 +172,9 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
     const route = routed.path;
     const handler = options.routes?.[route.replace(/\/+$/, '')];
 
-    const deployment = await sites.deployment(repository, ref, req.socket.remoteAddress);
+    // Reading a ref nobody published builds it; other methods (bar the site's own routes) only look.
+    const reads = Boolean(handler) || req.method === 'GET' || req.method === 'HEAD';
+    const deployment = await sites.deployment(repository, ref, reads ? (req.socket.remoteAddress ?? 'unknown') : undefined);
     const what = ref === undefined ? `the default branch${repository.defaultBranch ? ` (<code>${escapeHtml(repository.defaultBranch)}</code>)` : ''}` : `<code>${escapeHtml(ref)}</code>`;
     if (deployment.state === 'building') {
       notice(res, 503, `${name} is being built`, [`The site of ${what} is being built (commit <code>${deployment.build.commit.slice(0, 12)}</code>). This page reloads in a few seconds.`], { 'Retry-After': 5 });

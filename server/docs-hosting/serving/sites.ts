@@ -174,8 +174,11 @@ export class DocsSites {
     return { repository, mode: 'path', ref, base: siteBase('path', repository, ref), path: `/${rest.join('/')}` };
   }
 
-  /** What the URL's ref (undefined: the default branch) serves; `client` (the reader's address) may ask for a build. */
-  async deployment(repository: SiteRepository, ref: string | undefined, client = 'unknown'): Promise<Deployment> {
+  /**
+   * What the URL's ref (undefined: the default branch) serves. `reader` (the reader's address) asks for a build of a
+   * ref nobody published; without it nothing is built.
+   */
+  async deployment(repository: SiteRepository, ref: string | undefined, reader?: string): Promise<Deployment> {
     if (ref !== undefined && CONTROL.test(ref)) return this.#unknown(repository);
     const names = ref === undefined ? (repository.defaultBranch ? [`refs/heads/${repository.defaultBranch}`] : []) : await this.#namesOf(repository, ref);
     for (const name of names) {
@@ -186,7 +189,7 @@ export class DocsSites {
       const builds = await this.#db.em().find(DocsBuild, { repository: repository.id, commit: { $like: `${ref.toLowerCase()}%` } }, { limit: 2 });
       if (builds.length === 1) return this.#stateOf(builds[0]!);
     }
-    const requested = ref !== undefined && this.#options.buildOnDemand ? await this.#options.buildOnDemand(repository, ref, client) : undefined;
+    const requested = ref !== undefined && reader !== undefined && this.#options.buildOnDemand ? await this.#options.buildOnDemand(repository, ref, reader) : undefined;
     if (requested === 'busy') return { state: 'busy' };
     if (requested && 'limited' in requested) return { state: 'limited', retryAfterSeconds: requested.limited };
     if (requested) return this.#stateOf(requested);
