@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { lstat, mkdir, rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 /**
@@ -138,7 +139,8 @@ export class GitRepository {
     if (!/^[0-9a-f]{40}$/i.test(commit)) throw new GitError(`Not a full commit SHA: ${commit}`, '');
     await rm(out, { recursive: true, force: true });
     await mkdir(out, { recursive: true });
-    const env = { GIT_INDEX_FILE: `${out}.index` };
+    // Absolute: git reads a relative GIT_INDEX_FILE from the work tree, not from where it was started.
+    const env = { GIT_INDEX_FILE: resolve(`${out}.index`) };
     const git = (args: string[]) => this.#git(['--git-dir', this.gitDir, '--work-tree', out, '-c', 'core.symlinks=false', ...args], env);
     try {
       await git(['read-tree', commit]);

@@ -3,7 +3,7 @@
  * branches, a lightweight and an annotated tag and a pull-request ref, mirrored, resolved and extracted.
  */
 import { existsSync, lstatSync, readFileSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
@@ -87,6 +87,12 @@ describe('extract', () => {
     await mirror.extract(shas.beta!, out);
     expect(readFileSync(join(out, 'index.mdx'), 'utf8')).toBe('# Beta\n');
     expect(existsSync(join(out, '.git'))).toBe(false);
+  });
+
+  it('writes the tree into a folder given relative to the working directory (a relative DATA_DIR)', async () => {
+    const out = relative(process.cwd(), join(root, 'out-relative'));
+    await mirror.extract(shas.main!, out);
+    expect(readFileSync(join(out, 'index.mdx'), 'utf8')).toBe('# Main v2\n');
   });
 
   it('turns a committed symlink into a text file holding its target, never a link out of the repository', async () => {
