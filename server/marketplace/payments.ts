@@ -220,8 +220,9 @@ export class PaymentService {
         await this.#ledger.submit(Buffer.from(p.transaction, 'base64'));
       } catch (error) {
         if (error instanceof LedgerError && error.kind !== 'unavailable') {
-          await this.#fail(p, error.message);
-          throw ledgerFailure(error);
+          const failed = await this.#fail(p, error.message);
+          if (!fresh) return failed; // recovering: a failed payment, reported as such
+          throw ledgerFailure(error); // accepting: the chain's own reason (insufficient funds, say) to the client
         }
         throw ledgerFailure(error);
       }
