@@ -50,23 +50,6 @@ describe('build limits', () => {
   });
 });
 
-describe('builds readers ask for', () => {
-  it('one address may ask for 20 unpublished versions an hour; then 429 with Retry-After', async () => {
-    const server = await startTestServer({ docs: hostingConfig() });
-    servers.push(server);
-    const repo = smallDocsRepo();
-    repos.push(repo);
-    const rest = restClient(server.url, (await createOrganization(server)).apiKey);
-    expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'asked', source: repo.dir })).status).toBe(201);
-    const statuses: number[] = [];
-    for (let i = 0; i < 21; i++) statuses.push((await fetch(`${server.url}/acme/asked~no-such-ref-${i}/`)).status);
-    expect(statuses.slice(0, 20).every((status) => status === 404)).toBe(true);
-    const limited = await fetch(`${server.url}/acme/asked~one-more/`);
-    expect([limited.status, Number(limited.headers.get('retry-after')) > 0]).toEqual([429, true]);
-    expect(await limited.text()).toContain('Too many new versions asked for');
-  });
-});
-
 describe('which unpublished refs readers may have built', () => {
   it('by default pull requests, branches and tags, not any commit by its SHA; each repository decides', async () => {
     const server = await startTestServer({ rateLimits: 'off', docs: hostingConfig() });

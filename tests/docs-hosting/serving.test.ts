@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
 import { get, hostingConfig, published, settled } from '../helpers/hosting.ts';
 import { restClient, type Rest } from '../helpers/rest.ts';
-import { createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
+import { breakDatabase, createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 let rest: Rest;
@@ -43,8 +43,15 @@ beforeAll(async () => {
   repo.git('checkout', '-q', '-b', 'broken');
   repo.write({ 'docs.json': '{ "name": ', 'bad.mdx': '<div>\n' });
   repo.commit('broken');
+  // Four branches whose builds fail fast (invalid docs.json): what readers see while versions are being built.
+  for (const n of [1, 2, 3, 4]) {
+    repo.git('checkout', '-q', '-b', `asked-${n}`, 'broken');
+    repo.write({ 'docs.json': `{ "name": ${n}` });
+    repo.commit(`asked ${n}`);
+  }
   repo.git('checkout', '-q', 'main');
   repo.git('branch', 'later');
+  repo.git('branch', 'feature/x');
   server = await startTestServer({ rateLimits: 'off', publicBaseUrl: 'https://docs.example.com', docs: hostingConfig({ vanityDomain: 'docs.test' }) });
   rest = restClient(server.url, (await createOrganization(server)).apiKey);
   expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'served', source: repo.dir })).status).toBe(201);
@@ -179,6 +186,14 @@ describe("the service's notices", () => {
     expect(res.text).toContain('<a href="/acme/served~main">main</a>');
     expect(res.text).toContain('<meta name="robots" content="noindex">');
   });
+  it('the published refs are linked as each host names them, a ref with a slash encoded', async () => {
+    await published(rest, 'acme/served', 'feature/x'); // main's commit: its build is reused
+    const vanity = await page('/served~nope/', { host: 'acme.docs.test' });
+    expect(vanity.status).toBe(404);
+    expect(vanity.text).toContain('<a href="/served~main">main</a>');
+    expect(vanity.text).toContain('<a href="/served~feature%2Fx">feature/x</a>');
+    expect((await page('/acme/served~nope/')).text).toContain('<a href="/acme/served~feature%2Fx">feature/x</a>');
+  });
   it('a vanity host with no such repository: "No documentation here"', async () => {
     const res = await page('/nothing/guide', { host: 'acme.docs.test' });
     expect([res.status, res.text.includes('Nothing is published at <code>acme.docs.test/nothing/guide</code>.')]).toEqual([404, true]);
@@ -191,5 +206,63 @@ describe("the service's notices", () => {
     expect(res.text).toMatch(/<code>docs\.json:1:\d+<\/code> Invalid JSON/);
     expect(res.text).toContain('<code>bad.mdx:1:1</code> not valid MDX'); // escaped: `&#60;div&#62;`
     expect(res.text).toContain('&#60;div&#62;');
+  });
+  it('versions being built: 503 "being built" that reloads itself; beyond three at once for a repository, 503 "busy"', async () => {
+    const notices = [];
+    for (const n of [1, 2, 3, 4]) notices.push(await page(`/acme/served~asked-${n}/guide`));
+    for (const res of notices.slice(0, 3)) {
+      expect([res.status, res.headers['retry-after'], res.headers['cache-control'], res.headers['content-security-policy']]).toEqual([
+        503,
+        '5',
+        'no-store',
+        "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
+      ]);
+      expect(res.text).toContain('<title>acme/served is being built</title>');
+      expect(res.text).toContain('<meta http-equiv="refresh" content="5">');
+    }
+    expect(notices[0]!.text).toMatch(/The site of <code>asked-1<\/code> is being built \(commit <code>[0-9a-f]{12}<\/code>\)\. This page reloads/);
+    const busy = notices[3]!;
+    expect([busy.status, busy.headers['retry-after'], busy.headers['cache-control']]).toEqual([503, '30', 'no-store']);
+    expect(busy.text).toContain('<title>acme/served is busy</title>');
+    expect(busy.text).toContain('Several versions of acme/served are being built. Try <code>asked-4</code> again in a minute.');
+    const builds = (await rest('GET', '/api/docs/repositories/acme/served/builds')).body.builds as { id: string; status: string }[];
+    for (const build of builds.filter((b) => b.status === 'QUEUED' || b.status === 'BUILDING')) await settled(rest, build);
+  });
+  it('the default branch before anything is published: 404 saying so, naming the branch', async () => {
+    expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'fresh', source: repo.dir })).status).toBe(201);
+    const res = await page('/acme/fresh/', { method: 'POST' });
+    expect(res.status).toBe(404);
+    expect(res.text).toContain('<title>No such version of acme/fresh</title>');
+    expect(res.text).toContain('<p>Nothing of acme/fresh is published yet.</p>');
+  });
+});
+
+describe('notices of a server with reader limits and a database that goes away', () => {
+  it('an address asking for more than 20 unpublished versions an hour: 429 with Retry-After; the database gone: 503', async () => {
+    const limited = await startTestServer({ docs: hostingConfig() });
+    try {
+      const key = (await createOrganization(limited)).apiKey;
+      expect((await restClient(limited.url, key)('POST', '/api/docs/repositories', { owner: 'acme', repo: 'asked', source: repo.dir })).status).toBe(201);
+      for (let i = 0; i < 20; i++) expect((await get(limited.url, `/acme/asked~no-such-ref-${i}/`)).status).toBe(404);
+      const res = await get(limited.url, '/acme/asked~one-more/');
+      expect([res.status, res.headers['cache-control'], Number(res.headers['retry-after']) > 0]).toEqual([429, 'no-store', true]);
+      expect(res.text).toContain('<title>Too many new versions asked for</title>');
+      expect(res.text).toContain('Try <code>one-more</code> again later.');
+      // Other methods ask for nothing: they are not limited.
+      expect((await get(limited.url, '/acme/asked~two-more/', { method: 'POST' })).status).toBe(404);
+
+      await breakDatabase(limited);
+      const down = await get(limited.url, '/acme/asked/guide');
+      expect([down.status, down.headers['retry-after'], down.headers['content-type'], down.headers['cache-control']]).toEqual([
+        503,
+        '5',
+        'text/html; charset=utf-8',
+        'no-store',
+      ]);
+      expect(down.text).toContain('<title>Temporarily unavailable</title>');
+      expect((await get(limited.url, '/api/agents/00000000-0000-4000-8000-000000000000')).status).toBe(503);
+    } finally {
+      await limited.destroy();
+    }
   });
 });
