@@ -178,6 +178,9 @@ function postgresLimiter(store: Extract<RateLimitStore, { kind: 'postgres' }>): 
 async function createTable(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // A connection lost while checked out is reported on the client, not the pool: unheard, it would crash the process.
+  const lost = (error: Error) => void (broken ??= error);
+  client.on('error', lost);
   try {
     await client.query('BEGIN');
     await client.query(`SELECT pg_advisory_xact_lock(hashtext('rate-limiter-flexible:${RATE_LIMIT_TABLE}'))`);
@@ -202,7 +205,8 @@ async function createTable(pool: pg.Pool): Promise<void> {
     });
     throw error;
   } finally {
-    client.release(broken); // a connection that cannot roll back is discarded
+    client.off('error', lost);
+    client.release(broken); // a lost connection, or one that cannot roll back, is discarded
   }
 }
 
