@@ -124,18 +124,20 @@ export class PublishingService {
         [randomUUID(), repository.id, commit, JSON.stringify(ref ? [ref] : []), now],
       );
       // Locked, so a build finishing right now either sees this ref or is seen finished here.
-      const [row] = await em.execute<{ id: string; status: string; refs: string[] }[]>(
-        'select id, status, refs from docs_build where repository_id = ? and commit = ? for update',
+      const [row] = await em.execute<{ id: string; status: string; refs: string[]; pages: number | null }[]>(
+        'select id, status, refs, pages from docs_build where repository_id = ? and commit = ? for update',
         [repository.id, commit],
       );
       const existing = row!;
       const refs = ref && !existing.refs.includes(ref) ? [...existing.refs, ref] : existing.refs;
-      if (existing.status === 'FAILED') {
+      // A failed build is tried again; so is an empty one (recorded as a success before empty builds failed).
+      const again = existing.status === 'FAILED' || (existing.status === 'SUCCEEDED' && !existing.pages);
+      if (again) {
         await em.nativeUpdate(DocsBuild, { id: existing.id }, { status: 'QUEUED', refs, attempts: 0, error: null, problems: null, progress: null, startedAt: null, finishedAt: null, createdAt: now });
       } else if (refs !== existing.refs) {
         await em.nativeUpdate(DocsBuild, { id: existing.id }, { refs });
       }
-      if (existing.status === 'SUCCEEDED') await deployBuild(em as unknown as EntityManager, existing.id);
+      if (!again && existing.status === 'SUCCEEDED') await deployBuild(em as unknown as EntityManager, existing.id);
       return em.findOneOrFail(DocsBuild, { id: existing.id });
     });
     if (build.status === 'SUCCEEDED') this.#options.onChange?.(repository.id);

@@ -161,9 +161,12 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const out = resolve(options.out);
   progress({ phase: 'read' });
   const site = await prepareSite({ ...options, out });
+  if (site.pages.length === 0) {
+    throw new BuildError(`No pages in ${site.state.sourceDir}: a site is a docs.json (or docs.yaml) and .mdx or .md pages beside it`, site.problems);
+  }
   if ((options.strict || options.failOnErrors) && shouldFail(site.problems, { strict: options.strict ?? false })) {
     const what = options.strict ? `${site.problems.length} problem(s) and the build is strict` : 'errors';
-    throw new BuildError(`The site has ${what}: nothing was built`, site.problems);
+    throw new BuildError(`The site has ${what}`, site.problems);
   }
   const total = site.pages.length;
   const compiled = new Set<string>();

@@ -70,7 +70,7 @@ export async function runBuild(dir: string, options: { out: string; strict: bool
     const problems = (error as { problems?: Problem[] }).problems;
     if (!problems) throw error;
     report(problems, options.strict);
-    console.error('Build failed: nothing was written.');
+    console.error(`Build failed: ${(error as Error).message.replace(/\.?$/, '.')} Nothing was written.`);
     return 1;
   }
 }

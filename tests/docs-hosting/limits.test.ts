@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BuildLimits } from '../../server/docs-hosting/builds/queue.ts';
 import { DEFAULT_BUILD_LIMITS } from '../../server/docs-hosting/builds/queue.ts';
-import type { GitFixture } from '../../scripts/lib/git-fixture.ts';
+import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
+import { DocsBuild } from '../../server/docs-hosting/entities.ts';
 import { hostingConfig, settled, smallDocsRepo } from '../helpers/hosting.ts';
 import { restClient } from '../helpers/rest.ts';
 import { createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
@@ -47,6 +48,28 @@ describe('build limits', () => {
   it('a build that needs more memory than its cap is stopped and says so', async () => {
     const { build } = await publishUnder({ memoryMb: 16 });
     expect([build.status, build.error]).toEqual(['FAILED', 'The build needed more than its 16 MB of memory and was stopped']);
+  });
+});
+
+describe('a commit without pages', () => {
+  it('fails, saying what a site is; an empty build once recorded as a success is built again, never reused', async () => {
+    const server = await startTestServer({ rateLimits: 'off', docs: hostingConfig() });
+    servers.push(server);
+    const repo = createGitRepo();
+    repos.push(repo);
+    repo.write({ 'docs.json': '{ "name": "Nothing yet" }' });
+    repo.commit('config only');
+    const rest = restClient(server.url, (await createOrganization(server)).apiKey);
+    expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'empty', source: repo.dir })).status).toBe(201);
+    const publish = async () => settled(rest, (await rest('POST', '/api/docs/repositories/acme/empty/publish', {})).body);
+    const build = await publish();
+    expect([build.status, build.pages, build.error]).toEqual(['FAILED', null, expect.stringMatching(/^No pages in .+: a site is a docs\.json \(or docs\.yaml\) and \.mdx or \.md pages beside it$/)]);
+    expect((await fetch(`${server.url}/acme/empty`)).status).toBe(503);
+
+    // As an earlier version recorded it: a success with 0 pages. Publishing the commit again builds it again.
+    await server.db.em().nativeUpdate(DocsBuild, { id: build.id }, { status: 'SUCCEEDED', pages: 0, error: null });
+    const again = await publish();
+    expect([again.id, again.status]).toEqual([build.id, 'FAILED']);
   });
 });
 

@@ -93,7 +93,17 @@ describe('docs build', () => {
     const { code, stderr } = await docs('build', join(FIXTURES, 'docs-broken'), '--out', out);
     expect(code).toBe(1);
     expect(stderr).toContain('guides/broken.mdx:7:1  error  not valid MDX');
-    expect(stderr).toContain('Build failed: nothing was written.');
+    expect(stderr).toContain('Build failed: The site has errors. Nothing was written.');
+    expect(existsSync(join(out, 'index.html'))).toBe(false);
+  });
+
+  it('refuses a folder with no pages (an empty site is never a success), saying what a site is', async () => {
+    const source = tempDir();
+    writeFileSync(join(source, 'docs.json'), '{ "name": "Nothing yet" }');
+    const out = join(tempDir(), 'site');
+    const { code, stderr } = await docs('build', source, '--out', out);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`Build failed: No pages in ${source}: a site is a docs.json (or docs.yaml) and .mdx or .md pages beside it. Nothing was written.`);
     expect(existsSync(join(out, 'index.html'))).toBe(false);
   });
 
@@ -102,7 +112,7 @@ describe('docs build', () => {
     const { code, stderr } = await docs('build', join(FIXTURES, 'docs-broken'), '--out', out, '--strict');
     expect(code).toBe(1);
     expect(stderr).toContain('theme.primary');
-    expect(stderr).toContain('Build failed: nothing was written.');
+    expect(stderr).toMatch(/Build failed: The site has \d+ problem\(s\) and the build is strict\. Nothing was written\./);
     expect(existsSync(join(out, 'index.html'))).toBe(false);
   });
 });
