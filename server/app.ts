@@ -16,6 +16,8 @@ import { defaultDocsConfig, type Config } from './platform/config.ts';
 import { openDatabase, type Database } from './platform/db/orm.ts';
 import { MAX_BODY_BYTES } from './platform/http/body.ts';
 import { requestContext } from './platform/http/context.ts';
+import { createCors } from './platform/http/cors.ts';
+import { serveHome } from './platform/http/home.ts';
 import { buildOpenApiDocument } from './platform/http/openapi.ts';
 import { serveReference } from './platform/http/reference.ts';
 import { createRestHandler } from './platform/http/rest.ts';
@@ -65,7 +67,8 @@ export async function startServer(config: Config & { events?: EventBusOptions & 
   await docs.start({ sole: config.database.kind === 'pglite' });
   const channels = createEventChannels(services, services.events, subscriptionRouter, log, config.events);
 
-  const openapi = JSON.stringify(buildOpenApiDocument(appRouter));
+  const openapi = JSON.stringify(buildOpenApiDocument(appRouter, config.publicBaseUrl));
+  const cors = createCors(config.corsOrigins);
   // The JSON Schema of docs.json / docs.yaml (from the zod schema that validates them), public and cacheable.
   const docsSchema = docsJsonSchemaText(config.publicBaseUrl ? { baseUrl: config.publicBaseUrl } : {});
   const docsSchemaHeaders = { 'Content-Type': 'application/schema+json', 'Cache-Control': 'public, max-age=3600', 'Access-Control-Allow-Origin': '*' };
@@ -79,12 +82,15 @@ export async function startServer(config: Config & { events?: EventBusOptions & 
       if (error.code === 'INTERNAL_SERVER_ERROR') log.error({ err: error.cause ?? error, path }, 'tRPC call failed');
     },
   });
-  // API keys never reach the logs.
   // Credentials never reach the logs: API keys, webhook signatures, wallet signatures (a signed GET can be replayed
-  // for minutes), cookies.
+  // for minutes), cookies. Health checks (a probe every few seconds) are not logged.
+  const line = (req: IncomingMessage, res: ServerResponse) => `${req.method} ${req.url?.split('?', 1)[0]} ${res.statusCode}`;
   const logRequest = pinoHttp({
     logger: log,
     quietReqLogger: true,
+    autoLogging: { ignore: (req) => req.url === '/health' },
+    customSuccessMessage: (req, res, ms) => `${line(req, res)} ${Math.round(ms)} ms`,
+    customErrorMessage: (req, res, error) => `${line(req, res)}: ${error.message}`,
     redact: ['req.headers.authorization', 'req.headers["x-hub-signature-256"]', 'req.headers["x-hub-signature"]', 'req.headers["x-signature"]', 'req.headers.cookie'],
   });
 
@@ -95,13 +101,16 @@ export async function startServer(config: Config & { events?: EventBusOptions & 
     // Hosted documentation first: on a vanity subdomain or a custom domain every path is the site's (a page may be
     // called /reference or /health); on the service host /{owner}/{repo}..., whose owners never take the paths below.
     if (await docs.handle(req, res)) return;
-    if (path === '/trpc' || path.startsWith('/trpc/')) return trpc(req, res);
     if (await marketplace.handle(req, res)) return;
     if (path === '/ws') return channels.handleRequest(req, res);
-    if (req.method === 'GET' && path === '/openapi.json') return res.writeHead(200, { 'Content-Type': 'application/json' }).end(openapi);
     if (req.method === 'GET' && path === '/schema.json') return res.writeHead(200, docsSchemaHeaders).end(docsSchema);
-    if (req.method === 'GET' && path === '/health') return json(res, 200, { status: 'ok' });
+    if (serveHome(req, path, res)) return;
     if (req.method === 'GET' && (await serveReference(path, res))) return;
+    // The API and its description, for browser apps on other origins too (CORS_ORIGINS): preflights end here.
+    if (cors(req, res)) return;
+    if (path === '/trpc' || path.startsWith('/trpc/')) return trpc(req, res);
+    if (req.method === 'GET' && path === '/openapi.json') return res.writeHead(200, { 'Content-Type': 'application/json' }).end(openapi);
+    if (req.method === 'GET' && path === '/health') return json(res, 200, { status: 'ok' });
     return rest(req, res);
   };
 

@@ -3,7 +3,7 @@ import { createLogger } from './platform/logger.ts';
 import { startServer } from './app.ts';
 
 const config = loadConfig();
-const log = createLogger(config.logLevel);
+const log = createLogger(config.logLevel, { pretty: process.stdout.isTTY });
 const server = await startServer(config, log).catch((err: unknown) => {
   log.fatal({ err }, 'could not start');
   process.exit(1);

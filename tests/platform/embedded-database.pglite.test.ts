@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../server/app.ts';
 import { openDatabase } from '../../server/platform/db/orm.ts';
@@ -34,15 +35,28 @@ describe('the development organization', () => {
   it('is created on the first start, its key kept in <dataDir>/dev-organization.json (0600); a restart adds none', async () => {
     const { config, drop } = await createTestDatabase();
     try {
-      const first = await startServer(testConfig(config), createLogger('silent'));
+      let logged = '';
+      const destination = new Writable({ write: (chunk, _encoding, done) => ((logged += chunk.toString()), done()) });
+      const first = await startServer(testConfig(config), createLogger('info', { pretty: true, destination }));
       const file = join((config as { dataDir: string }).dataDir, 'dev-organization.json');
       const credentials = JSON.parse(readFileSync(file, 'utf8')) as { orgId: string; apiKey: string };
       expect(statSync(file).mode & 0o777).toBe(0o600);
       expect(await first.services.organizations.authenticate(credentials.apiKey)).toBe(credentials.orgId);
       expect(await first.services.organizations.count()).toBe(1);
       await first.close();
+      // One readable line says where the key is and how to print it; the key itself is never logged.
+      const said = `the development organization's API key is in ${file}: send it as "Authorization: Bearer <key>"; print it with node -p "require('${file}').apiKey"`;
+      expect(logged).toContain(said);
+      expect(logged).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: /m);
+      expect(logged).not.toContain(credentials.apiKey);
+      expect(logged).not.toContain('{"level"');
+      // It is said again at every start while the file is there.
+      logged = '';
+      await (await startServer(testConfig(config), createLogger('info', { pretty: true, destination }))).close();
+      expect(logged).toContain(said);
+      logged = '';
       rmSync(file);
-      const second = await startServer(testConfig(config), createLogger('silent'));
+      const second = await startServer(testConfig(config), createLogger('info', { pretty: true, destination }));
       expect(await second.services.organizations.count()).toBe(1);
       expect(existsSync(file)).toBe(false);
       await second.close();

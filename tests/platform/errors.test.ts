@@ -221,8 +221,12 @@ describe('logs', () => {
       await restClient(logged_server.url, 'rk_wrong-key')('GET', '/employee-resources');
       const signatures = { 'x-hub-signature-256': 'sha256=webhook-signature-value', 'x-signature': 'wallet-signature-value', cookie: 'session=cookie-value' };
       await fetch(`${logged_server.url}/api/agents/search`, { headers: signatures });
-      expect(logged).toContain('/employee-resources');
+      await fetch(`${logged_server.url}/health`);
+      // One line per request naming method, path (never the query) and status; health probes are not logged.
+      expect(logged).toMatch(/"msg":"GET \/employee-resources 200 \d+ ms"/);
+      expect(logged).toMatch(/"msg":"GET \/employee-resources 401 \d+ ms"/);
       expect(logged).toContain('/api/agents/search');
+      expect(logged).not.toContain('/health');
       for (const secret of [key, 'rk_wrong-key', 'webhook-signature-value', 'wallet-signature-value', 'cookie-value']) expect(logged).not.toContain(secret);
       if (database.config.kind === 'pglite') {
         // The development organization the embedded database starts with: the log names its file, not its key.
