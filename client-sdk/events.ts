@@ -1,4 +1,4 @@
-import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
+import { createTRPCClient, createWSClient, wsLink, type TRPCClient, type TRPCWebSocketClient } from '@trpc/client';
 import type { AppRouter } from '../routers/index.ts';
 import type { EventFrame, ProviderEventName, ProviderEvents } from '../server/marketplace/events/outbox.ts';
 import { ApiError } from './errors.ts';
@@ -294,7 +294,7 @@ export interface EventsClientOptions {
  *
  * Pass `{ lastEventId: '42' }` to start after a known id. Only subscriptions are served over WebSocket.
  */
-export function createEventsClient({ baseUrl, wallet, reconnect, WebSocket: WebSocketImpl, onOpen, onClose }: EventsClientOptions) {
+export function createEventsClient({ baseUrl, wallet, reconnect, WebSocket: WebSocketImpl, onOpen, onClose }: EventsClientOptions): EventsClient {
   const signer = signerOf(wallet);
   const connection = createWSClient({
     url: `${socketBase(baseUrl)}/trpc`,
@@ -308,12 +308,16 @@ export function createEventsClient({ baseUrl, wallet, reconnect, WebSocket: WebS
     ...(onClose ? { onClose } : {}),
   });
   const trpc = createTRPCClient<AppRouter>({ links: [wsLink({ client: connection })] });
-  return {
-    events: trpc.events,
-    /** The underlying tRPC WebSocket client (connection state, `close()`). */
-    connection,
-    close: () => connection.close(),
-  };
+  return { events: trpc.events, connection, close: () => connection.close() };
 }
 
-export type EventsClient = ReturnType<typeof createEventsClient>;
+/**
+ * What createEventsClient returns, spelled out: the inferred type names classes in private chunks of
+ * @trpc/client, which a published declaration file cannot refer to.
+ */
+export interface EventsClient {
+  events: TRPCClient<AppRouter>['events'];
+  /** The underlying tRPC WebSocket client (connection state, `close()`). */
+  connection: TRPCWebSocketClient;
+  close(): void;
+}
