@@ -1,0 +1,27 @@
+import { build } from 'esbuild';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+export interface BundleSize {
+  minified: number;
+  gzipped: number;
+}
+
+/**
+ * What the whole SDK weighs in a browser: every export and its dependencies bundled by esbuild for the browser,
+ * minified, then gzipped (level 9). An app that imports less ships less.
+ */
+export async function browserBundleSize(sdkDir: string): Promise<BundleSize> {
+  const { outputFiles } = await build({
+    entryPoints: [join(sdkDir, 'index.ts')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    logLevel: 'warning',
+  });
+  const code = outputFiles[0]!.contents;
+  return { minified: code.length, gzipped: gzipSync(code, { level: 9 }).length };
+}
