@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import { z } from 'zod';
+import type { CorsOrigins } from './http/cors.ts';
 
 /** Everything the server reads from its environment, validated once at start-up. */
 const Env = z.object({
@@ -10,6 +11,7 @@ const Env = z.object({
   PGLITE_TEMPLATE: z.string().min(1).optional(),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+  CORS_ORIGINS: z.string().transform(corsOrigins).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   COMMISSION_BPS: z.coerce.number().int().min(0).max(10_000).default(1000),
@@ -46,6 +48,23 @@ const Env = z.object({
   DOCS_AGENT_GOOGLE_URL: z.url({ protocol: /^https?$/ }).optional(),
   DOCS_AGENT_MISTRAL_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
+
+/** CORS_ORIGINS: `*`, or comma-separated origins (`https://app.example.com,http://localhost:5173`), kept as browsers send them. */
+function corsOrigins(text: string, ctx: z.RefinementCtx): CorsOrigins {
+  const entries = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  if (entries.length === 1 && entries[0] === '*') return '*';
+  const origins: string[] = [];
+  for (const entry of entries) {
+    const url = URL.canParse(entry) ? new URL(entry) : undefined;
+    if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
+      ctx.addIssue({ code: 'custom', message: `must be * or comma-separated origins such as https://app.example.com (not ${JSON.stringify(entry)})` });
+      return z.NEVER;
+    }
+    origins.push(url.origin);
+  }
+  if (origins.length === 0) ctx.addIssue({ code: 'custom', message: 'must be * or comma-separated origins such as https://app.example.com' });
+  return origins;
+}
 
 export type DatabaseConfig =
   /** Embedded PostgreSQL (PGlite) persisted in `dataDir`; `template` is a data-dir dump used instead of initdb. */
@@ -116,6 +135,8 @@ export interface Config {
   publicBaseUrl?: string;
   /** `off` skips rate limiting (benchmarks, trusted networks). */
   rateLimits?: 'on' | 'off';
+  /** Origins whose browser pages may call the API (CORS_ORIGINS): `*` (the default) or an allow-list of origins. */
+  corsOrigins?: CorsOrigins;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   shutdownTimeoutMs: number;
   /** The marketplace's commission in basis points (1000 = 10%), stored on each order. */
@@ -142,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : { kind: 'pglite', dataDir: e.DATA_DIR, ...(e.PGLITE_TEMPLATE ? { template: e.PGLITE_TEMPLATE } : {}) },
     ...(e.PUBLIC_BASE_URL ? { publicBaseUrl: e.PUBLIC_BASE_URL } : {}),
     rateLimits: e.RATE_LIMITS,
+    corsOrigins: e.CORS_ORIGINS ?? '*',
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     commissionBps: e.COMMISSION_BPS,
