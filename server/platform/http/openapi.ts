@@ -72,21 +72,34 @@ type Operation = {
 };
 
 /**
+ * package.json declares no license (a private package): npm calls that UNLICENSED, no permission granted.
+ * OpenAPI 3.1 wants an SPDX expression; `LicenseRef-` is SPDX's form for a license not on its list.
+ */
+const LICENSE = { name: 'UNLICENSED (proprietary: no license granted)', identifier: 'LicenseRef-UNLICENSED' };
+
+/**
  * The OpenAPI 3.1 document of every REST procedure. trpc-to-openapi documents every success as 200,
  * its own error shape and every security scheme as an alternative; this rewrites each operation to
  * what the server really does.
+ *
+ * `baseUrl` is the server clients are pointed at: by default `/`, the host the document itself was read from
+ * (the API reference's Try it out calls the address the page was opened at); PUBLIC_BASE_URL when configured.
  */
-export function buildOpenApiDocument(router: AnyRouter, baseUrl = 'http://localhost:3000'): OpenAPIObject {
+export function buildOpenApiDocument(router: AnyRouter, baseUrl = '/'): OpenAPIObject {
   const doc = generateOpenApiDocument(router, {
     title: 'Typed Platform API',
     version: '0.1.0',
     description:
       'Resource management API (organization API keys: `Authorization: Bearer <key>`) and agent marketplace API ' +
       '(under `/api`, wallet signatures). Every procedure is also served as native tRPC at `/trpc`.',
-    baseUrl,
+    baseUrl: baseUrl === '/' ? baseUrl : baseUrl.replace(/\/+$/, ''),
     securitySchemes: { ApiKey: { type: 'http', scheme: 'bearer', description: 'Organization API key' }, ...walletSchemes },
     defs: errorSchemas,
   });
+  doc.info.license = LICENSE;
+  // Public unless the operation says otherwise: each protected procedure (meta `openapi.protect`, trpc-to-openapi's
+  // default) names its scheme below; public ones (agent search, the webhook, ...) inherit this empty requirement.
+  doc.security = [];
   const metaByOperation = new Map([...procedureMeta(router)].map(([path, meta]) => [path.replace(/\./g, '-'), meta]));
 
   for (const item of Object.values(doc.paths ?? {})) {
@@ -104,7 +117,7 @@ export function buildOpenApiDocument(router: AnyRouter, baseUrl = 'http://localh
         };
       }
       operation.responses = responses;
-      if (operation.security) {
+      if (meta.openapi?.protect ?? true) {
         operation.security = api === 'marketplace' ? [{ WalletAddress: [], WalletSignature: [], WalletTimestamp: [] }] : [{ ApiKey: [] }];
       }
     }
