@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'tests/generated/', 'client-sdk/dist/', 'tests/.cache/', '**/.astro/', 'sites/node_modules/', '.stryker-tmp/', 'reports/'] },
+  { ignores: ['node_modules/', 'data/', 'tests/generated/', 'client-sdk/dist/', 'sites/dist/', 'tests/.cache/', '**/.astro/', 'sites/node_modules/', '.stryker-tmp/', 'reports/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -7,11 +7,13 @@ import { defineConfig } from 'vitest/config';
  * only on its database, so a run has no skipped tests and each CI run covers its own.
  */
 const onPostgres = Boolean(process.env.DATABASE_URL);
+/** Tests that never touch the database (documentation sites, the packed docs CLI): the PGlite run covers them. */
+const databaseFree = ['tests/docs-sites/**', 'tests/packages/docs-cli-package.test.ts'];
 
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
-    exclude: ['**/node_modules/**', onPostgres ? 'tests/**/*.pglite.test.ts' : 'tests/**/*.postgres.test.ts'],
+    exclude: ['**/node_modules/**', ...(onPostgres ? ['tests/**/*.pglite.test.ts', ...databaseFree] : ['tests/**/*.postgres.test.ts'])],
     globalSetup: ['tests/helpers/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,

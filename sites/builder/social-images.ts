@@ -35,7 +35,9 @@ async function logoDataUri(sourceDir: string, logo: string | undefined): Promise
 
 /** Renders cards on `size` worker threads; `close()` ends them. */
 function workerPool(size: number) {
-  const workers = Array.from({ length: size }, () => new Worker(new URL('./social-worker.ts', import.meta.url)));
+  // Beside this module: the TypeScript source here, the bundled JavaScript in the CLI's package (cli/bundle.ts).
+  const file = new URL(import.meta.url.endsWith('.ts') ? './social-worker.ts' : './social-worker.js', import.meta.url);
+  const workers = Array.from({ length: size }, () => new Worker(file));
   const idle = [...workers];
   const waiting: (() => void)[] = [];
   let next = 0;

@@ -1,0 +1,144 @@
+/**
+ * The `docs` CLI as a package, used the way an author outside this repository would: `npm pack` in sites/, the
+ * tarball installed into a fresh project in the OS temp folder, and `npx docs` run there: init, check, build and
+ * dev on the Node the project pins (Astro's floor and above), and a clear refusal on an older Node.
+ */
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const SITES = join(import.meta.dirname, '..', '..', 'sites');
+let work: string;
+let project: string;
+/**
+ * A user's environment: PATH with the Node running these tests first (a current Node), and none of vitest's own
+ * variables (Astro's dev server behaves differently under VITEST).
+ */
+const currentNode = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST'))),
+  PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH}`,
+};
+
+const docs = (args: string[], env: NodeJS.ProcessEnv = currentNode) =>
+  run('npx', ['--no-install', 'docs', ...args], { cwd: project, env: { ...env, ASTRO_TELEMETRY_DISABLED: '1' }, timeout: 120_000 }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'docs-cli-package-'));
+  project = join(work, 'project');
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'my-docs', private: true }));
+  const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', work], { cwd: SITES, env: currentNode });
+  const tarball = join(work, stdout.trim().split('\n').pop()!);
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: project, env: currentNode, timeout: 300_000 });
+}, 360_000);
+afterAll(() => work && rmSync(work, { recursive: true, force: true }));
+
+describe('the packed docs CLI', () => {
+  it('holds the bundled CLI, the Astro project and no tests', () => {
+    const installed = join(project, 'node_modules', '@typed-platform', 'docs');
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { bin: Record<string, string>; engines: { node: string } };
+    expect(manifest.bin).toEqual({ docs: 'bin/docs.js' });
+    expect(manifest.engines.node).toBe('>=22.12');
+    for (const file of ['bin/docs.js', 'dist/docs.js', 'dist/social-worker.js', 'src/pages/[...slug].astro', 'README.md']) expect(existsSync(join(installed, file)), file).toBe(true);
+    expect(readdirSync(installed)).not.toContain('tests');
+  });
+
+  it('depends on every package its bundle imports, at the versions this repository runs', () => {
+    const installed = join(project, 'node_modules', '@typed-platform', 'docs');
+    const { dependencies } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const root = JSON.parse(readFileSync(join(SITES, '..', 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    for (const [name, version] of Object.entries(dependencies)) expect(version, name).toBe(root.dependencies[name]);
+    const imported = new Set<string>();
+    for (const file of readdirSync(join(installed, 'dist'))) {
+      const code = readFileSync(join(installed, 'dist', file), 'utf8');
+      for (const [, specifier = ''] of code.matchAll(/(?:from|import)\s*\(?\s*"([^".][^"]*)"/g)) {
+        if (!specifier.startsWith('node:')) imported.add(specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'));
+      }
+    }
+    expect(imported.size).toBeGreaterThan(5);
+    for (const name of imported) expect(dependencies, name).toHaveProperty([name]);
+  });
+
+  it('init, check --strict and build in a folder that is not this repository', async () => {
+    const init = await docs(['init', 'site']);
+    expect([init.code, init.stdout]).toEqual([0, expect.stringContaining('created site/docs.json')]);
+    const check = await docs(['check', 'site', '--strict']);
+    expect([check.code, check.stdout.trim()]).toEqual([0, 'No problems found.']);
+    const build = await docs(['build', 'site', '--out', 'out']);
+    expect(build.code, build.stderr).toBe(0);
+    expect(build.stdout).toMatch(/Built \d+ pages into .*out in [\d.]+ s/);
+    const home = readFileSync(join(project, 'out', 'index.html'), 'utf8');
+    expect(home).toMatch(/<title>[^<]+<\/title>/);
+    expect(existsSync(join(project, 'out', 'pagefind'))).toBe(true);
+    expect(readdirSync(join(project, 'out', '_social')).length).toBeGreaterThan(0); // drawn by the bundled worker
+  });
+
+  it('dev serves a live preview of the site', { timeout: 120_000 }, async () => {
+    expect((await docs(['init', 'preview'])).code).toBe(0);
+    const port = await freePort();
+    const dev = spawn('npx', ['--no-install', 'docs', 'dev', 'preview', '--port', String(port)], { cwd: project, env: { ...currentNode, ASTRO_TELEMETRY_DISABLED: '1' }, detached: true });
+    let output = '';
+    dev.stdout.on('data', (chunk: Buffer) => (output += chunk));
+    dev.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    try {
+      // Until the preview is up (connection refused, then Astro's first answers while it syncs), twice a second.
+      let page = { status: 0, text: '' };
+      for (let i = 0; i < 120 && page.status !== 200; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        page = await fetch(`http://127.0.0.1:${port}/quickstart`).then(async (res) => ({ status: res.status, text: await res.text() }), () => page);
+      }
+      expect(page.status, output).toBe(200);
+      expect(page.text).toMatch(/<title>Quickstart/);
+    } finally {
+      process.kill(-dev.pid!, 'SIGTERM');
+    }
+  });
+
+  it('on a Node older than Astro needs, says so clearly instead of failing obscurely', async () => {
+    const wrapper = join(project, 'node_modules', '@typed-platform', 'docs', 'bin', 'docs.js');
+    // The wrapper's check, whatever Node this machine has: run it under the same version check an old Node would fail.
+    const old = spawnOutput(process.execPath, ['--eval', `Object.defineProperty(process.versions, 'node', { value: '20.19.0' }); await import(${JSON.stringify(wrapper)});`, '--input-type=module']);
+    expect(old.status).toBe(1);
+    expect(old.stderr).toContain("docs needs Node 22.12 or newer (Astro's floor); this is Node 20.19.0.");
+    const system = systemNode();
+    if (system) {
+      const version = execFileSync(system, ['--version'], { encoding: 'utf8' }).trim().slice(1);
+      const [major = 0, minor = 0] = version.split('.').map(Number);
+      const result = spawnOutput(system, [wrapper, 'check', join(project, 'site')]);
+      if (major < 22 || (major === 22 && minor < 12)) expect([result.status, result.stderr]).toEqual([1, expect.stringContaining(`this is Node ${version}`)]);
+      else expect(result.status).toBe(0);
+    }
+  });
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  return port;
+}
+
+function spawnOutput(command: string, args: string[]) {
+  try {
+    execFileSync(command, args, { encoding: 'utf8', stdio: 'pipe' });
+    return { status: 0, stderr: '' };
+  } catch (error) {
+    const failed = error as { status: number; stderr: string };
+    return { status: failed.status, stderr: failed.stderr };
+  }
+}
+
+/** The machine's own Node (not the project's pinned one), when there is one. */
+function systemNode(): string | undefined {
+  return ['/usr/bin/node', '/usr/local/bin/node'].find((path) => existsSync(path) && path !== process.execPath);
+}
