@@ -14,7 +14,8 @@ export interface DnsStandIn {
   close(): Promise<void>;
 }
 
-export async function startDnsStandIn(): Promise<DnsStandIn> {
+/** A DNS server on 127.0.0.1: on a free port, or on `port` (to come back where a server already asks, after close()). */
+export async function startDnsStandIn(port = 0): Promise<DnsStandIn> {
   const records = new Map<string, string[]>();
   const questions: string[] = [];
   const { Packet } = dns2;
@@ -35,11 +36,10 @@ export async function startDnsStandIn(): Promise<DnsStandIn> {
     },
   });
   const listening = new Promise<void>((resolve) => server.on('listening', () => resolve()));
-  await server.listen({ udp: { port: 0, address: '127.0.0.1' } });
+  await server.listen({ udp: { port, address: '127.0.0.1' } });
   await listening;
-  const port = (server.addresses().udp as { port: number }).port;
   return {
-    server: `127.0.0.1:${port}`,
+    server: `127.0.0.1:${(server.addresses().udp as { port: number }).port}`,
     txt(name, values) {
       if (values) records.set(name.toLowerCase(), values);
       else records.delete(name.toLowerCase());
