@@ -1,14 +1,24 @@
 import { tmpdir } from 'node:os';
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { CorsOrigins } from './http/cors.ts';
+
+/**
+ * A file or folder: resolved against the working directory once, here, so that nothing later (git run in another
+ * folder, a child process, a chdir) reads a relative path differently. `memory://` (an in-memory PGlite) stays.
+ */
+const localPath = z
+  .string()
+  .min(1)
+  .transform((path) => (path.startsWith('memory://') ? path : resolve(path)));
 
 /** Everything the server reads from its environment, validated once at start-up. */
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
-  DATA_DIR: z.string().min(1).default('./data'),
-  PGLITE_TEMPLATE: z.string().min(1).optional(),
+  DATA_DIR: localPath.prefault('./data'),
+  PGLITE_TEMPLATE: localPath.optional(),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   CORS_ORIGINS: z.string().transform(corsOrigins).optional(),
@@ -19,9 +29,9 @@ const Env = z.object({
   SOLANA_CONFIRM_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   SOLANA_PUBLIC_RPC_URL: z.string().regex(/^(https?:\/\/|\/)\S*$/, 'must be an http(s) URL or an absolute path').optional(),
   SOLANA_CLUSTER: z.string().regex(/^[a-z0-9-]+$/, 'must be a cluster name such as devnet or mainnet-beta').optional(),
-  MARKETPLACE_KEYPAIR: z.string().min(1).optional(),
+  MARKETPLACE_KEYPAIR: localPath.optional(),
   USDC_MINT: z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 address').optional(),
-  DOCS_WORK_DIR: z.string().min(1).optional(),
+  DOCS_WORK_DIR: localPath.optional(),
   DOCS_LOCAL_SOURCES: z.enum(['on', 'off']).optional(),
   DOCS_BUILD_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   DOCS_BUILD_TIMEOUT_MS: z.coerce.number().int().positive().default(600_000),

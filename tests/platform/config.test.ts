@@ -1,0 +1,34 @@
+/**
+ * The server's configuration from its environment (server/platform/config.ts): the README's defaults, paths
+ * resolved once against the working directory, and a clear refusal of a bad value.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/platform/config.ts';
+
+describe('loadConfig', () => {
+  it("the README's defaults: port 3000 on every interface, the embedded database and ledger in ./data", () => {
+    const config = loadConfig({});
+    const data = join(process.cwd(), 'data');
+    expect(config).toMatchObject({ port: 3000, host: '0.0.0.0', rateLimits: 'on', logLevel: 'info', commissionBps: 1000, corsOrigins: '*' });
+    expect(config.database).toEqual({ kind: 'pglite', dataDir: data });
+    expect(config.ledger).toEqual({ kind: 'embedded', dataDir: join(data, 'ledger') });
+    expect(config.docs).toMatchObject({ workDir: join(data, 'docs'), secretFile: join(data, 'docs-secret.key'), allowLocalSources: true });
+  });
+
+  it('relative paths are resolved against the working directory once, at load; memory:// stays in memory', () => {
+    const config = loadConfig({ DATA_DIR: 'var/tp/', PGLITE_TEMPLATE: 'template.tar', MARKETPLACE_KEYPAIR: '/keys/market.json', DOCS_WORK_DIR: '../docs-work' });
+    expect(config.database).toEqual({ kind: 'pglite', dataDir: join(process.cwd(), 'var/tp'), template: join(process.cwd(), 'template.tar') });
+    expect(config.docs?.workDir).toBe(join(process.cwd(), '..', 'docs-work'));
+    expect(loadConfig({ SOLANA_RPC_URL: 'http://127.0.0.1:8899', MARKETPLACE_KEYPAIR: 'market.json' }).ledger).toMatchObject({ marketplaceKeypair: join(process.cwd(), 'market.json') });
+    const memory = loadConfig({ DATA_DIR: 'memory://' });
+    expect([memory.database, memory.ledger]).toEqual([{ kind: 'pglite', dataDir: 'memory://' }, { kind: 'embedded' }]);
+  });
+
+  it('an empty variable is unset; a bad value is refused naming the variable and what it must be', () => {
+    expect(loadConfig({ PORT: '', DATA_DIR: '' }).port).toBe(3000);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/^Invalid configuration: PORT: /);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow('Invalid configuration: DATABASE_URL: must be a postgres:// URL');
+    expect(() => loadConfig({ SOLANA_RPC_URL: 'http://127.0.0.1:8899' })).toThrow(/MARKETPLACE_KEYPAIR: required with SOLANA_RPC_URL/);
+  });
+});
