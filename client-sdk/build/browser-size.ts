@@ -25,3 +25,8 @@ export async function browserBundleSize(sdkDir: string): Promise<BundleSize> {
   const code = outputFiles[0]!.contents;
   return { minified: code.length, gzipped: gzipSync(code, { level: 9 }).length };
 }
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
+
+/** "167.1 kB minified, 54.1 kB gzipped": how the build and `npm run bench` print it. */
+export const describeBundleSize = ({ minified, gzipped }: BundleSize) => `${kb(minified)} minified, ${kb(gzipped)} gzipped`;

@@ -8,7 +8,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { browserBundleSize } from './browser-size.ts';
+import { browserBundleSize, describeBundleSize } from './browser-size.ts';
 import { bundleDeclarations } from './declarations.ts';
 import { checkDependencies } from './dependencies.ts';
 import { bundleJavaScript } from './javascript.ts';
@@ -16,7 +16,6 @@ import { bundleJavaScript } from './javascript.ts';
 const sdkDir = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(sdkDir, 'dist');
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
-const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 
 const startedAt = performance.now();
 rmSync(dist, { recursive: true, force: true });
@@ -24,4 +23,4 @@ const imported = [...(await bundleJavaScript(sdkDir, join(dist, 'index.js'))), .
 checkDependencies(readJson(join(sdkDir, 'package.json')), readJson(join(sdkDir, '..', 'package.json')), imported);
 const size = await browserBundleSize(sdkDir);
 console.log(`client-sdk/dist: index.js and index.d.ts in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
-console.log(`browser bundle of the whole SDK (esbuild, minified): ${kb(size.minified)}, ${kb(size.gzipped)} gzipped`);
+console.log(`browser bundle of the whole SDK (esbuild): ${describeBundleSize(size)}`);

@@ -15,6 +15,7 @@
  *   Orders, payments and live events on each database, each on a server of its own (orders/): accept-and-pay,
  *   the order list, event delivery to 1,000 connected agents.
  *   Ed25519 verifications per second, node:crypto vs tweetnacl (signatures.ts).
+ *   The client SDK's browser bundle: minified and gzipped size (sdk-bundle.ts).
  *   Documentation sites (docs/): cold builds of 100 and 1,000 generated MDX pages by our renderer
  *   (sites/builder) and by Astro Starlight, each in a child process (wall seconds, peak RSS), and the gzipped
  *   HTML/CSS/JS weight of one page of each site; about 2-3 minutes.
@@ -31,6 +32,7 @@ import { benchHosting } from './hosting.ts';
 import { SEEDED_AGENTS } from './marketplace/seed.ts';
 import { benchOrders } from './orders/index.ts';
 import { SEEDED_EMPLOYEES } from './resources.ts';
+import { benchSdkBundle } from './sdk-bundle.ts';
 import { createPgliteDatabase, onPostgresIfReachable } from './common/databases.ts';
 import { integer, machineLoad, secondsSince } from './common/format.ts';
 import { benchSignatures } from './signatures.ts';
@@ -68,6 +70,8 @@ async function main(): Promise<void> {
   if (everything) {
     console.log('\n== Wallet signatures (no database)');
     await reportingFailure(benchSignatures);
+    console.log('\n== Client SDK in a browser (no server)');
+    await reportingFailure(benchSdkBundle);
   }
   if (everything || onlyDocs) await reportingFailure(benchDocs);
   if (everything || onlyHosting) await reportingFailure(benchHosting);
