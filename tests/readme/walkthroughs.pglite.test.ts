@@ -461,9 +461,10 @@ describe('README walk-throughs, run in a fresh copy of the repository', () => {
     for (const command of publicCalls) {
       const { run: answer, calls } = await runRecordingCurl(asTyped(command));
       expectSuccess(answer, command);
+      expect(calls.length, command).toBeGreaterThan(0);
       for (const call of calls) {
-        expect(call.status, `${command} answered ${call.text}`).toBe(200);
-        JSON.parse(call.text);
+        expect(call.status >= 200 && call.status < 300, `${command} answered ${call.status} ${call.text}`).toBe(true);
+        if (/^\/api\//.test(call.url.pathname)) expect(() => JSON.parse(call.text), `${command}: JSON`).not.toThrow();
       }
     }
   }, 10 * MINUTE);
