@@ -5,7 +5,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
-import { pinoHttp } from 'pino-http';
 import { appRouter, subscriptionRouter } from '../routers/index.ts';
 import { docsJsonSchemaText } from '../sites/index.ts';
 import { createDocsHosting } from './docs-hosting/index.ts';
@@ -16,6 +15,7 @@ import { defaultDocsConfig, type Config } from './platform/config.ts';
 import { openDatabase, type Database } from './platform/db/orm.ts';
 import { MAX_BODY_BYTES } from './platform/http/body.ts';
 import { requestContext } from './platform/http/context.ts';
+import { createRequestLogger } from './platform/http/request-log.ts';
 import { createCors } from './platform/http/cors.ts';
 import { serveHome } from './platform/http/home.ts';
 import { buildOpenApiDocument } from './platform/http/openapi.ts';
@@ -82,17 +82,7 @@ export async function startServer(config: Config & { events?: EventBusOptions & 
       if (error.code === 'INTERNAL_SERVER_ERROR') log.error({ err: error.cause ?? error, path }, 'tRPC call failed');
     },
   });
-  // Credentials never reach the logs: API keys, webhook signatures, wallet signatures (a signed GET can be replayed
-  // for minutes), cookies. Health checks (a probe every few seconds) are not logged.
-  const line = (req: IncomingMessage, res: ServerResponse) => `${req.method} ${req.url?.split('?', 1)[0]} ${res.statusCode}`;
-  const logRequest = pinoHttp({
-    logger: log,
-    quietReqLogger: true,
-    autoLogging: { ignore: (req) => req.url === '/health' },
-    customSuccessMessage: (req, res, ms) => `${line(req, res)} ${Math.round(ms)} ms`,
-    customErrorMessage: (req, res, error) => `${line(req, res)}: ${error.message}`,
-    redact: ['req.headers.authorization', 'req.headers["x-hub-signature-256"]', 'req.headers["x-hub-signature"]', 'req.headers["x-signature"]', 'req.headers.cookie'],
-  });
+  const logRequest = createRequestLogger(log);
 
   const route = async (req: IncomingMessage, res: ServerResponse) => {
     // Only origin-form targets ("/path?query"); "*" and absolute URLs are not requests for this API.

@@ -227,6 +227,10 @@ describe('logs', () => {
       expect(logged).toMatch(/"msg":"GET \/employee-resources 401 \d+ ms"/);
       expect(logged).toContain('/api/agents/search');
       expect(logged).not.toContain('/health');
+      await fetch(`${logged_server.url}/employee-resources?orgId=secret-query-value`, { headers: { authorization: `Bearer ${key}` } });
+      expect(logged).toContain('"path":"/employee-resources"');
+      expect(logged).not.toContain('secret-query-value'); // queries are not logged, nor are headers
+      expect(logged).not.toContain('"headers"');
       for (const secret of [key, 'rk_wrong-key', 'webhook-signature-value', 'wallet-signature-value', 'cookie-value']) expect(logged).not.toContain(secret);
       if (database.config.kind === 'pglite') {
         // The development organization the embedded database starts with: the log names its file, not its key.
