@@ -11,6 +11,9 @@ import { get, hostingConfig, published, settled } from '../helpers/hosting.ts';
 import { restClient, type Rest } from '../helpers/rest.ts';
 import { breakDatabase, createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
 
+/** The service's own notice pages: an inline style, nothing else. */
+const NOTICE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+
 let server: TestServer;
 let rest: Rest;
 let repo: GitFixture;
@@ -176,11 +179,7 @@ describe('origins written into pages', () => {
 describe("the service's notices", () => {
   it('an unknown ref: 404 listing the published refs as this host serves them, escaped', async () => {
     const res = await page('/acme/served~%3Cb%3Enope/guide');
-    expect([res.status, res.headers['cache-control'], res.headers['content-security-policy']]).toEqual([
-      404,
-      'no-store',
-      "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
-    ]);
+    expect([res.status, res.headers['cache-control'], res.headers['content-security-policy']]).toEqual([404, 'no-store', NOTICE_POLICY]);
     expect(res.text).toContain('<title>No such version of acme/served</title>');
     expect(res.text).toContain('<code>&#60;b&#62;nope</code>');
     expect(res.text).toContain('<a href="/acme/served~main">main</a>');
@@ -211,12 +210,7 @@ describe("the service's notices", () => {
     const notices = [];
     for (const n of [1, 2, 3, 4]) notices.push(await page(`/acme/served~asked-${n}/guide`));
     for (const res of notices.slice(0, 3)) {
-      expect([res.status, res.headers['retry-after'], res.headers['cache-control'], res.headers['content-security-policy']]).toEqual([
-        503,
-        '5',
-        'no-store',
-        "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
-      ]);
+      expect([res.status, res.headers['retry-after'], res.headers['cache-control'], res.headers['content-security-policy']]).toEqual([503, '5', 'no-store', NOTICE_POLICY]);
       expect(res.text).toContain('<title>acme/served is being built</title>');
       expect(res.text).toContain('<meta http-equiv="refresh" content="5">');
     }
@@ -253,12 +247,8 @@ describe('notices of a server with reader limits and a database that goes away',
 
       await breakDatabase(limited);
       const down = await get(limited.url, '/acme/asked/guide');
-      expect([down.status, down.headers['retry-after'], down.headers['content-type'], down.headers['cache-control']]).toEqual([
-        503,
-        '5',
-        'text/html; charset=utf-8',
-        'no-store',
-      ]);
+      expect([down.status, down.headers['retry-after'], down.headers['content-type'], down.headers['cache-control']]).toEqual([503, '5', 'text/html; charset=utf-8', 'no-store']);
+      expect(down.headers['content-security-policy']).toBe(NOTICE_POLICY);
       expect(down.text).toContain('<title>Temporarily unavailable</title>');
       expect((await get(limited.url, '/api/agents/00000000-0000-4000-8000-000000000000')).status).toBe(503);
     } finally {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { htmlPage } from './html-page.ts';
 
 const STYLE =
   'body{font:16px/1.5 system-ui,sans-serif;max-width:42rem;margin:4rem auto;padding:0 1rem;color:#1f2328}' +
@@ -8,16 +9,7 @@ const STYLE =
 /** Nothing but the page's own style: no script, no image, no frame, no form, no remote anything. */
 export const HOME_POLICY = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
-const PAGE = `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Typed Platform</title>
-  <style>${STYLE}</style>
-</head>
-<body>
-<main>
+const PAGE = htmlPage('Typed Platform', `<style>${STYLE}</style>`, `<main>
   <h1>Typed Platform</h1>
   <p>The resource management API, the agent marketplace API and hosted documentation sites.</p>
   <h2>API</h2>
@@ -32,10 +24,7 @@ const PAGE = `<!doctype html>
     <li>A hosted site is at <code>/{owner}/{repo}</code>, another ref of it at <code>/{owner}/{repo}~{ref}</code></li>
     <li><a href="/schema.json">/schema.json</a>: the JSON Schema of <code>docs.json</code> and <code>docs.yaml</code></li>
   </ul>
-</main>
-</body>
-</html>
-`;
+</main>`);
 
 const HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { ServerResponse } from 'node:http';
+import { htmlPage } from './html-page.ts';
 
 /** Swagger UI's own files, served from our origin (nothing loads from a CDN). */
 const assetsDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -10,21 +11,13 @@ const ASSETS: Record<string, string> = {
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
 };
 
-const PAGE = `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>API reference</title>
-  <link rel="stylesheet" href="/reference/swagger-ui.css">
-  <style>body { margin: 0 } .swagger-ui .topbar { display: none }</style>
-</head>
-<body>
-  <div id="reference"></div>
+const PAGE = htmlPage(
+  'API reference',
+  '<link rel="stylesheet" href="/reference/swagger-ui.css">\n  <style>body { margin: 0 } .swagger-ui .topbar { display: none }</style>',
+  `  <div id="reference"></div>
   <script src="/reference/swagger-ui-bundle.js"></script>
-  <script src="/reference/init.js"></script>
-</body>
-</html>`;
+  <script src="/reference/init.js"></script>`,
+);
 
 const INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#reference', deepLinking: true, tryItOutEnabled: true });`;
 
