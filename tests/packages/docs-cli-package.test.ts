@@ -3,16 +3,15 @@
  * tarball installed into a fresh project in the OS temp folder, and `npx docs` run there: init, check, build and
  * dev on the Node the project pins (Astro's floor and above), and a clear refusal on an older Node.
  */
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run, systemNode } from './consumer-project.ts';
 
-const run = promisify(execFile);
 const SITES = join(import.meta.dirname, '..', '..', 'sites');
 let work: string;
 let project: string;
@@ -25,20 +24,18 @@ const currentNode = {
   PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH}`,
 };
 
-const docs = (args: string[], env: NodeJS.ProcessEnv = currentNode) =>
-  run('npx', ['--no-install', 'docs', ...args], { cwd: project, env: { ...env, ASTRO_TELEMETRY_DISABLED: '1' }, timeout: 120_000 }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
-  );
+const docs = (args: string[]) => run('npx', ['--no-install', 'docs', ...args], project, { ...currentNode, ASTRO_TELEMETRY_DISABLED: '1' });
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'docs-cli-package-'));
   project = join(work, 'project');
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'my-docs', private: true }));
-  const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', work], { cwd: SITES, env: currentNode });
-  const tarball = join(work, stdout.trim().split('\n').pop()!);
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: project, env: currentNode, timeout: 300_000 });
+  const packed = await run('npm', ['pack', '--silent', '--pack-destination', work], SITES, currentNode);
+  expect(packed.status, packed.stderr).toBe(0);
+  const tarball = join(work, packed.stdout.trim().split('\n').pop()!);
+  const installed = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], project, currentNode);
+  expect(installed.status, installed.stderr).toBe(0);
 }, 360_000);
 afterAll(() => work && rmSync(work, { recursive: true, force: true }));
 
@@ -70,11 +67,11 @@ describe('the packed docs CLI', () => {
 
   it('init, check --strict and build in a folder that is not this repository', async () => {
     const init = await docs(['init', 'site']);
-    expect([init.code, init.stdout]).toEqual([0, expect.stringContaining('created site/docs.json')]);
+    expect([init.status, init.stdout]).toEqual([0, expect.stringContaining('created site/docs.json')]);
     const check = await docs(['check', 'site', '--strict']);
-    expect([check.code, check.stdout.trim()]).toEqual([0, 'No problems found.']);
+    expect([check.status, check.stdout.trim()]).toEqual([0, 'No problems found.']);
     const build = await docs(['build', 'site', '--out', 'out']);
-    expect(build.code, build.stderr).toBe(0);
+    expect(build.status, build.stderr).toBe(0);
     expect(build.stdout).toMatch(/Built \d+ pages into .*out in [\d.]+ s/);
     const home = readFileSync(join(project, 'out', 'index.html'), 'utf8');
     expect(home).toMatch(/<title>[^<]+<\/title>/);
@@ -83,7 +80,7 @@ describe('the packed docs CLI', () => {
   });
 
   it('dev serves a live preview of the site', { timeout: 120_000 }, async () => {
-    expect((await docs(['init', 'preview'])).code).toBe(0);
+    expect((await docs(['init', 'preview'])).status).toBe(0);
     const port = await freePort();
     const dev = spawn('npx', ['--no-install', 'docs', 'dev', 'preview', '--port', String(port)], { cwd: project, env: { ...currentNode, ASTRO_TELEMETRY_DISABLED: '1' }, detached: true });
     let output = '';
@@ -106,17 +103,16 @@ describe('the packed docs CLI', () => {
   it('on a Node older than Astro needs, says so clearly instead of failing obscurely', async () => {
     const wrapper = join(project, 'node_modules', '@typed-platform', 'docs', 'bin', 'docs.js');
     // The wrapper's check, whatever Node this machine has: run it under the same version check an old Node would fail.
-    const old = spawnOutput(process.execPath, ['--eval', `Object.defineProperty(process.versions, 'node', { value: '20.19.0' }); await import(${JSON.stringify(wrapper)});`, '--input-type=module']);
+    const old = await run(process.execPath, ['--input-type=module', '--eval', `Object.defineProperty(process.versions, 'node', { value: '20.19.0' }); await import(${JSON.stringify(wrapper)});`], project);
     expect(old.status).toBe(1);
     expect(old.stderr).toContain("docs needs Node 22.12 or newer (Astro's floor); this is Node 20.19.0.");
+    // And on the machine's own Node, whichever it is.
     const system = systemNode();
-    if (system) {
-      const version = execFileSync(system, ['--version'], { encoding: 'utf8' }).trim().slice(1);
-      const [major = 0, minor = 0] = version.split('.').map(Number);
-      const result = spawnOutput(system, [wrapper, 'check', join(project, 'site')]);
-      if (major < 22 || (major === 22 && minor < 12)) expect([result.status, result.stderr]).toEqual([1, expect.stringContaining(`this is Node ${version}`)]);
-      else expect(result.status).toBe(0);
-    }
+    const version = (await run(system, ['--version'], project)).stdout.trim().slice(1);
+    const [major = 0, minor = 0] = version.split('.').map(Number);
+    const result = await run(system, [wrapper, 'init', 'on-system-node'], project);
+    if (major < 22 || (major === 22 && minor < 12)) expect([result.status, result.stderr]).toEqual([1, expect.stringContaining(`this is Node ${version}`)]);
+    else expect(result.status).toBe(0);
   });
 });
 
@@ -126,19 +122,4 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   server.close();
   return port;
-}
-
-function spawnOutput(command: string, args: string[]) {
-  try {
-    execFileSync(command, args, { encoding: 'utf8', stdio: 'pipe' });
-    return { status: 0, stderr: '' };
-  } catch (error) {
-    const failed = error as { status: number; stderr: string };
-    return { status: failed.status, stderr: failed.stderr };
-  }
-}
-
-/** The machine's own Node (not the project's pinned one), when there is one. */
-function systemNode(): string | undefined {
-  return ['/usr/bin/node', '/usr/local/bin/node'].find((path) => existsSync(path) && path !== process.execPath);
 }
