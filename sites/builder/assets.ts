@@ -5,9 +5,13 @@ import { listFiles } from '../content/read.ts';
 /**
  * Files of the docs folder served with the site, at the same path (`images/a.png` -> `<base>/images/a.png`):
  * images, video, audio, fonts and PDFs, so logos, favicons, frontmatter images and page images resolve
- * relative to the repository root. Files under `public/` are served from the site root as well
+ * relative to the site's root. Files under `public/` are served from the site root as well
  * (`public/robots-extra.txt` -> `<base>/robots-extra.txt`), except HTML and JavaScript. Nothing else of the
  * repository is published, and generated files are never overwritten.
+ *
+ * The docs folder is where the pages are (`siteLayout(dir).root`, content/layout.ts): the folder given, or in
+ * docs.page's layout its `docs/` folder (`docs/assets/a.png` -> `<base>/assets/a.png`, as docs.page serves it;
+ * files beside `docs/` are not published).
  */
 export const ASSET_EXTENSIONS = new Set([
   'png', 'jpg', 'jpeg', 'gif', 'webp', 'avif', 'svg', 'ico', 'bmp', 'mp4', 'webm', 'ogv', 'mov', 'mp3', 'ogg', 'wav',
@@ -17,6 +21,7 @@ const NEVER_FROM_PUBLIC = /\.(?:html?|xhtml|m?js|cjs|mdx)$/i;
 
 const exists = (path: string) => stat(path).then(() => true, () => false);
 
+/** `sourceDir`: the layout's root (the build's `state.sourceDir`), not necessarily the folder given. */
 export async function copyAssets(sourceDir: string, out: string, ignore: string[]): Promise<number> {
   const files = await listFiles(sourceDir, ignore);
   let copied = 0;

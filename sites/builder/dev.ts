@@ -1,5 +1,6 @@
-import { resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { dev as astroDev } from 'astro';
+import { siteLayout } from '../content/layout.ts';
 import { astroConfig, defaultCacheDir, prepareSite } from './index.ts';
 
 export interface DevOptions {
@@ -43,6 +44,18 @@ export async function devSite(options: DevOptions): Promise<DevSite> {
     ...config,
     server: { port: options.port ?? 4321, host: options.host ?? 'localhost' },
   });
+  // The integration watches the folder pages are read from (state.sourceDir). In docs.page's layout the
+  // configuration file is one level up (content/layout.ts): watch it too, and hand its events to the integration
+  // as its own configuration file's, so an edit re-reads the site and reloads the browser the same way.
+  const layout = siteLayout(source);
+  if (layout.root !== layout.dir) {
+    server.watcher.add(layout.configFiles);
+    for (const kind of ['add', 'change', 'unlink'] as const) {
+      server.watcher.on(kind, (file: string) => {
+        if (layout.configFiles.includes(file)) server.watcher.emit(kind, join(state.sourceDir, basename(file)));
+      });
+    }
+  }
   const host = options.host ?? 'localhost';
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${server.address.port}${state.data.base}/`;
   return { url, close: () => server.stop() };

@@ -94,11 +94,13 @@ export interface PreparedSite {
 
 /** Reads and prepares a site (config, pages, sanitised MDX, Markdown) without building it. */
 export async function prepareSite(options: { source: string; out?: string; base?: string; site?: string; context?: Partial<RenderContext>; strict?: boolean }): Promise<PreparedSite> {
-  const sourceDir = resolve(options.source);
   const base = normalizeBase(options.base);
   const context: RenderContext = { ...DEFAULT_CONTEXT, ...options.context };
-  const source = await readSite(sourceDir, { strict: options.strict ?? false, ignore: options.out ? [resolve(options.out)] : [] });
-  const problems = [...source.problems, ...checkSite(sourceDir, { config: source.config, pages: source.pages, locate: source.locate })];
+  const source = await readSite(resolve(options.source), { strict: options.strict ?? false, ignore: options.out ? [resolve(options.out)] : [] });
+  // Pages and assets are read from the layout's root (the folder, or its docs/ folder: content/layout.ts).
+  const { layout } = source;
+  const sourceDir = layout.root;
+  const problems = [...source.problems, ...checkSite(layout.dir, { config: source.config, pages: source.pages, locate: source.locate, layout })];
   const sanitize: SanitizeOptions = { base, zoomImages: source.config.content.zoomImages, sourceDir };
   const prepared = new Map<string, string>();
   const markdown = new Map<string, string>();
@@ -111,7 +113,7 @@ export async function prepareSite(options: { source: string; out?: string; base?
     markdown.set(page.route, result.markdown);
     ok.set(page.route, result.ok);
     zoom.set(page.route, /data-zoom/.test(result.code) || (sanitize.zoomImages && /!\[|<img\b/i.test(result.code)));
-    problems.push(...result.problems);
+    problems.push(...result.problems.map((problem) => ({ ...problem, file: layout.display(problem.file) })));
     const h1 = /^#[ \t]+(.+?)[ \t#]*$/m.exec(result.markdown.split(/^(?:```|~~~)/m, 1)[0] ?? '')?.[1];
     if (h1) firstHeadings.set(page.route, h1);
   }

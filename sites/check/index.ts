@@ -8,6 +8,7 @@ import { isExternal, normalizeRoute, pathAnswer } from '../config/routes.ts';
 import type { DocsConfig } from '../config/schema/index.ts';
 import { sidebarGroups, type ConfigLocator } from '../config/semantics.ts';
 import { lineColumn, parseSource } from '../config/parse.ts';
+import { siteLayout, type SiteLayout } from '../content/layout.ts';
 import { resolveHref } from './links.ts';
 import { anchorsOf, linksOf, parseBody, type ParsedBody } from './mdx.ts';
 import type { SourcePage } from './types.ts';
@@ -21,6 +22,8 @@ export interface CheckOptions {
   pages: readonly SourcePage[];
   /** `loadConfig(dir).locate`; without it the config file is read again to find positions. */
   locate?: ConfigLocator;
+  /** Where the pages are (`readSite(dir).layout`); without it `siteLayout(dir)` finds it again. */
+  layout?: SiteLayout;
 }
 
 /**
@@ -31,11 +34,18 @@ export interface CheckOptions {
  * page; two files with one route.
  *
  * An internal link is fine when it names a page's route, a `redirects` key, or a file in the site folder (or its
- * `public/`). Relative links resolve from the page file's folder.
+ * `public/`). Relative links resolve from the page file's folder. A site with nothing at `/` (no page, no
+ * redirect) has one problem that says so, and links to `/` are not reported again.
+ *
+ * `dir` is the folder given (the configuration file's); pages, their files and the site's files are where
+ * {@link siteLayout} puts them (`dir`, or `dir/docs`). Problems name files as seen from `dir`.
  */
 export function checkSite(dir: string, options: CheckOptions): Problem[] {
   const { config, pages } = options;
-  const locate = options.locate ?? loadConfigSync(dir).locate;
+  const layout = options.layout ?? siteLayout(dir);
+  const root = layout.root;
+  const show = layout.display;
+  const locate = options.locate ?? loadConfigSync(layout.dir).locate;
   const problems: Problem[] = [];
   const variables = config.variables as Record<string, unknown>;
 
@@ -45,7 +55,7 @@ export function checkSite(dir: string, options: CheckOptions): Problem[] {
   for (const page of pages) {
     const route = normalizeRoute(page.route);
     const other = byRoute.get(route);
-    if (other) problems.push(warning(page.file, 1, 1, '', `\`${other.file}\` and \`${page.file}\` both have the route \`${route}\` (only one can be served)`));
+    if (other) problems.push(warning(show(page.file), 1, 1, '', `\`${show(other.file)}\` and \`${show(page.file)}\` both have the route \`${route}\` (only one can be served)`));
     else byRoute.set(route, page);
     parsed.set(page, parseBody(page.body, variables));
   }
@@ -60,10 +70,13 @@ export function checkSite(dir: string, options: CheckOptions): Problem[] {
     return set;
   };
   const redirectKeys = new Set(Object.keys(config.redirects).map(normalizeRoute));
-  const isFile = (path: string) => [dir, join(dir, 'public')].some((root) => {
-    const full = join(root, path);
-    return full.startsWith(root) && existsSync(full) && statSync(full).isFile();
+  const isFile = (path: string) => [root, join(root, 'public')].some((folder) => {
+    const full = join(folder, path);
+    return full.startsWith(folder) && existsSync(full) && statSync(full).isFile();
   });
+  // The home page: one problem when nothing answers `/`, instead of one per link to it.
+  const hasHome = byRoute.has('/') || redirectKeys.has('/');
+  if (!hasHome) problems.push({ severity: 'warning', ...locate([]), message: `No home page: add \`${show('index.mdx')}\` (the page at \`/\`)` });
 
   /** Why an internal href goes nowhere (`no page at ...`), or null when it is fine. */
   const brokenBecause = (href: string, fromFile: string): { message: string; suggestion?: string } | null => {
@@ -72,13 +85,13 @@ export function checkSite(dir: string, options: CheckOptions): Problem[] {
     if (!target) return null;
     const page = byRoute.get(target.route);
     if (!page) {
-      if (redirectKeys.has(target.route) || isFile(target.path)) return null;
+      if (redirectKeys.has(target.route) || isFile(target.path) || target.route === '/') return null;
       return { message: `no page at \`${target.route}\``, ...suggest(target.route, [...byRoute.keys()]) };
     }
     if (target.hash === null || target.hash === '' || parsed.get(page)?.ok === false) return null;
     const ids = anchorsOfPage(page);
     if (ids.has(target.hash)) return null;
-    const where = page.file === fromFile ? 'this page' : `\`${page.file}\``;
+    const where = page.file === fromFile ? 'this page' : `\`${show(page.file)}\``;
     return { message: `no heading \`#${target.hash}\` on ${where}`, ...(ids.size ? suggest(target.hash, [...ids]) : {}) };
   };
 
@@ -102,7 +115,7 @@ export function checkSite(dir: string, options: CheckOptions): Problem[] {
     if (isExternal(from)) continue; // reported while loading
     const answer = pathAnswer({ file: byRoute.get(normalizeRoute(from)), redirect: to });
     if (answer?.by === 'file') {
-      problems.push({ severity: 'warning', ...locate(['redirects', from]), message: `\`${answer.file.file}\` exists at this path, so this redirect is never used (a page redirects with its frontmatter \`redirect\`)` });
+      problems.push({ severity: 'warning', ...locate(['redirects', from]), message: `\`${show(answer.file.file)}\` exists at this path, so this redirect is never used (a page redirects with its frontmatter \`redirect\`)` });
     } else active.set(normalizeRoute(from), to);
   }
   for (const [from, to] of Object.entries(config.redirects)) {
@@ -134,7 +147,7 @@ export function checkSite(dir: string, options: CheckOptions): Problem[] {
   const configFile = (path: PathSegment[], value: string | false | undefined) => {
     if (typeof value !== 'string' || value === '' || isExternal(value) || value.startsWith('data:')) return;
     const file = `/${value.replace(/^\.?\//, '').split(/[?#]/, 1)[0]}`;
-    if (!isFile(file)) problems.push({ severity: 'warning', ...locate(path), message: `No file \`${value}\` in the site folder` });
+    if (!isFile(file)) problems.push({ severity: 'warning', ...locate(path), message: `No file \`${value}\` in ${layout.prefix ? `the \`${layout.prefix}\` folder` : 'the site folder'}` });
   };
   configFile(['logo', 'light'], config.logo.light);
   configFile(['logo', 'dark'], config.logo.dark);
@@ -159,7 +172,7 @@ export function checkSite(dir: string, options: CheckOptions): Problem[] {
     };
     checkFrontmatter(page, (path, href) => {
       const broken = brokenBecause(href, page.file);
-      if (broken) problems.push({ severity: 'warning', file: page.file, ...frontmatterPosition(dir, page.file, path), path: pathToString(path), message: capitalize(broken.message), ...(broken.suggestion ? { suggestion: broken.suggestion } : {}) });
+      if (broken) problems.push({ severity: 'warning', file: show(page.file), ...frontmatterPosition(root, page.file, path), path: pathToString(path), message: capitalize(broken.message), ...(broken.suggestion ? { suggestion: broken.suggestion } : {}) });
     });
 
     if (!body.ok) continue;
@@ -167,7 +180,7 @@ export function checkSite(dir: string, options: CheckOptions): Problem[] {
       const broken = brokenBecause(link.href, page.file);
       if (!broken) continue;
       const { line, column } = at(link.offset);
-      problems.push({ ...warning(page.file, line, column, '', `Broken link \`${link.href}\`: ${broken.message}`), ...(broken.suggestion ? { suggestion: broken.suggestion } : {}) });
+      problems.push({ ...warning(show(page.file), line, column, '', `Broken link \`${link.href}\`: ${broken.message}`), ...(broken.suggestion ? { suggestion: broken.suggestion } : {}) });
     }
   }
   return problems;

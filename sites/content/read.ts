@@ -4,7 +4,10 @@ import { loadConfig, validateFrontmatter } from '../config/load.ts';
 import type { ConfigLocator } from '../config/semantics.ts';
 import { routeOfFile } from '../config/routes.ts';
 import type { DocsConfig } from '../config/schema/index.ts';
+import { SKIPPED_DIRS, siteLayout, type SiteLayout } from './layout.ts';
 import type { Problem, SourcePage } from './types.ts';
+
+export { SKIPPED_DIRS, siteLayout, type SiteLayout } from './layout.ts';
 
 export interface ReadOptions {
   strict?: boolean;
@@ -19,10 +22,9 @@ export interface SiteSource {
   /** The config file read, or null (every default). */
   configFile: string | null;
   locate: ConfigLocator;
+  /** Where the pages are (`siteLayout`): page files and routes are relative to `layout.root`. */
+  layout: SiteLayout;
 }
-
-/** Folders never searched for pages or assets. */
-export const SKIPPED_DIRS = new Set(['node_modules']);
 
 /**
  * Every file of a docs folder, relative, `/` separators, sorted; node_modules, `.git` and other dot folders and
@@ -56,27 +58,30 @@ export async function listFiles(dir: string, ignore: string[] = []): Promise<str
 
 /**
  * Reads a site: `docs.json`/`docs.yaml` (invalid values fall back to defaults, each a problem) and every
- * `**\/*.mdx` page with its frontmatter validated. Routes: the path without `.mdx`, `index` names its folder.
- * Two files with one route: the first in path order wins, the other is a problem.
+ * `**\/*.mdx` page with its frontmatter validated, from where {@link siteLayout} finds them (the folder, or its
+ * `docs/` folder). Routes: the path from there without `.mdx`, `index` names its folder. Two files with one
+ * route: the first in path order wins, the other is a problem. Page files are relative to `layout.root`; problems
+ * name files as seen from `dir` (`docs/quickstart.mdx`).
  */
 export async function readSite(dir: string, options: ReadOptions = {}): Promise<SiteSource> {
-  const loaded = await loadConfig(dir, { strict: options.strict ?? false });
+  const layout = siteLayout(dir);
+  const loaded = await loadConfig(layout.dir, { strict: options.strict ?? false });
   const problems: Problem[] = [...loaded.problems];
-  const files = (await listFiles(dir, options.ignore)).filter((file) => file.toLowerCase().endsWith('.mdx'));
+  const files = (await listFiles(layout.root, options.ignore)).filter((file) => file.toLowerCase().endsWith('.mdx'));
   const pages: SourcePage[] = [];
   const seen = new Map<string, string>();
   for (const file of files) {
-    const source = await readFile(join(dir, file), 'utf8');
+    const source = await readFile(join(layout.root, file), 'utf8');
     const route = routeOfFile(file);
     const other = seen.get(route);
     if (other !== undefined) {
-      problems.push({ severity: 'warning', file, line: 1, column: 1, path: '', message: `\`${other}\` already has the route \`${route}\`; this file is not built` });
+      problems.push({ severity: 'warning', file: layout.display(file), line: 1, column: 1, path: '', message: `\`${layout.display(other)}\` already has the route \`${route}\`; this file is not built` });
       continue;
     }
     seen.set(route, file);
-    const fm = validateFrontmatter(file, source);
+    const fm = validateFrontmatter(layout.display(file), source);
     problems.push(...fm.problems);
     pages.push({ file, route, frontmatter: fm.data, body: fm.body, bodyLine: fm.bodyLine });
   }
-  return { config: loaded.config, pages, problems, configFile: loaded.file, locate: loaded.locate };
+  return { config: loaded.config, pages, problems, configFile: loaded.file, locate: loaded.locate, layout };
 }
