@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { formatProblem, formatSummary, shouldFail, sortProblems, type Problem } from '../config/problems.ts';
-import { STARTER_FILES } from './starter.ts';
+import type { LayoutKind } from '../content/layout.ts';
 
 function report(problems: Problem[], strict: boolean) {
   for (const problem of sortProblems(problems)) console.error(formatProblem(problem));
@@ -11,13 +11,16 @@ function report(problems: Problem[], strict: boolean) {
   console.error(`\n${formatSummary(problems)}${warningsFail ? ' (--strict: warnings fail too)' : ''}`);
 }
 
-export async function runInit(dir: string): Promise<number> {
-  const taken = Object.keys(STARTER_FILES).filter((file) => existsSync(join(dir, file)));
+/** `layout`: `plain` (docs.json and pages in `dir`) or `docs-page` (docs.json in `dir`, pages in `dir/docs/`). */
+export async function runInit(dir: string, { layout = 'plain' }: { layout?: LayoutKind } = {}): Promise<number> {
+  // Loaded here: the starter names the layout's folder, and the other commands need none of it.
+  const files = (await import('./starter.ts')).starterFiles(layout);
+  const taken = Object.keys(files).filter((file) => existsSync(join(dir, file)));
   if (taken.length > 0) {
     console.error(`docs init: ${taken.join(', ')} already exist${taken.length === 1 ? 's' : ''} in ${dir}; nothing was written.`);
     return 1;
   }
-  for (const [file, text] of Object.entries(STARTER_FILES)) {
+  for (const [file, text] of Object.entries(files)) {
     await mkdir(join(dir, file, '..'), { recursive: true });
     await writeFile(join(dir, file), text, { flag: 'wx' });
     console.log(`created ${relative(process.cwd(), join(dir, file)) || file}`);

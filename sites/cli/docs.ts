@@ -2,7 +2,7 @@
 /**
  * `docs`: the documentation-site CLI (sites/README.md).
  *
- *   docs init [dir]                       starter docs.json and pages (never overwrites)
+ *   docs init [dir] [--layout docs-page]  starter docs.json and pages (never overwrites); docs-page: pages in docs/
  *   docs check [dir] [--strict]           validate docs.json/docs.yaml, frontmatter, links, anchors, variables
  *   docs build [dir] --out <dir> [--strict] [--base /path] [--site https://origin]
  *   docs dev [dir] [--port 4321] [--host 127.0.0.1]   local preview with reload
@@ -21,7 +21,7 @@ import { resolve } from 'node:path';
 import { runBuild, runCheck, runDev, runInit } from './commands.ts';
 
 const USAGE = `Usage:
-  docs init [dir]
+  docs init [dir] [--layout plain|docs-page]
   docs check [dir] [--strict]
   docs build [dir] --out <dir> [--strict] [--base /path] [--site https://origin]
   docs dev [dir] [--port 4321] [--host 127.0.0.1]
@@ -53,6 +53,7 @@ async function main(argv: string[]): Promise<number> {
       wait: { type: 'boolean', default: false },
       provider: { type: 'string' },
       model: { type: 'string' },
+      layout: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -63,7 +64,8 @@ async function main(argv: string[]): Promise<number> {
   const dir = resolve(dirArg ?? '.');
   switch (command) {
     case 'init':
-      return runInit(dir);
+      if (values.layout !== undefined && values.layout !== 'plain' && values.layout !== 'docs-page') throw new UsageError(`--layout must be plain or docs-page, not ${values.layout}`);
+      return runInit(dir, { layout: values.layout ?? 'plain' });
     case 'check':
       return runCheck(dir, { strict: values.strict });
     case 'build':

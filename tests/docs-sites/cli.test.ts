@@ -51,6 +51,33 @@ describe('docs init', () => {
   });
 });
 
+describe('docs init --layout docs-page', () => {
+  it("writes docs.page's layout (docs.json here, the pages in docs/), which passes docs check --strict at the same routes", async () => {
+    const dir = tempDir();
+    const init = await docs('init', dir, '--layout', 'docs-page');
+    expect(init.code).toBe(0);
+    for (const file of ['docs.json', 'docs/index.mdx', 'docs/quickstart.mdx']) expect(existsSync(join(dir, file)), file).toBe(true);
+    for (const file of ['index.mdx', 'quickstart.mdx']) expect(existsSync(join(dir, file)), file).toBe(false);
+    expect(readFileSync(join(dir, 'docs', 'index.mdx'), 'utf8')).toContain('Edit `docs/index.mdx`');
+
+    const check = await docs('check', dir, '--strict');
+    expect(check.stderr).toBe('');
+    expect(check.stdout).toContain('No problems found.');
+    expect(check.code).toBe(0);
+
+    // Without its home page the site says so (one warning), and --strict fails.
+    rmSync(join(dir, 'docs', 'index.mdx'));
+    const headless = await docs('check', dir, '--strict');
+    expect(headless.code).toBe(1);
+    expect(headless.stderr).toContain('docs.json:1:1  warning  No home page: add `docs/index.mdx` (the page at `/`)');
+    expect(headless.stderr).toContain('1 warning (--strict: warnings fail too)');
+
+    const unknown = await docs('init', tempDir(), '--layout', 'mintlify');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--layout must be plain or docs-page, not mintlify');
+  });
+});
+
 describe('docs check', () => {
   it('prints each problem with file, line, column and path, a summary, and exits 1 on an error', async () => {
     const { code, stderr } = await docs('check', join(FIXTURES, 'docs-broken'));
