@@ -82,3 +82,52 @@ export function attribute(startTag: string, name: string): string | undefined {
   if (!m) return undefined;
   return decodeEntities(m[1] ?? m[2] ?? m[3] ?? '');
 }
+
+/** A CSS colour an author may give (`#rgb`…`#rrggbbaa`, `rgb()`/`hsl()`/`oklch()` with plain numbers, or a colour name). */
+export function toColor(value: unknown): string | undefined {
+  const color = toText(value);
+  if (color === undefined) return undefined;
+  if (/^#[0-9a-f]{3,8}$/i.test(color)) return color;
+  if (/^(?:rgba?|hsla?|oklch|oklab|lab|lch)\(\s*[-0-9.%\s,/a-z]*\)$/i.test(color) && !/[;:{}<>"'\\]/.test(color) && !/url|var|expression/i.test(color)) return color;
+  if (/^[a-z]{3,20}$/i.test(color)) return color.toLowerCase();
+  return undefined;
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** Text for HTML (element content or a quoted attribute). */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+}
+
+/**
+ * A prop written in inline Markdown (Mintlify's Frame captions, Color.Row titles, Prompt descriptions) as HTML:
+ * `code`, **bold**, *italic* or _italic_, ~~strikethrough~~ and [links](url). Everything is escaped first; a link keeps
+ * only a {@link safeHref} target (root-relative paths get `base`), else it is plain text.
+ */
+export function inlineMarkdown(text: string, base = ''): string {
+  const codes: string[] = [];
+  let html = escapeHtml(text.replace(/[\uE000\uE001]/g, '')).replace(/`([^`]+)`/g, (_m, code: string) => `\uE000${codes.push(code) - 1}\uE001`);
+  html = html
+    .replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>')
+    .replace(/~~(.+?)~~/g, '<del>$1</del>')
+    .replace(/(^|[^\w*])\*(?!\s)(.+?)\*(?!\w)/g, '$1<em>$2</em>')
+    .replace(/(^|[^\w])_(?!\s)(.+?)_(?!\w)/g, '$1<em>$2</em>')
+    .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (whole, label: string, url: string) => {
+      const href = safeHref(decodeEntities(url));
+      if (href === undefined) return label;
+      const target = href.startsWith('/') && !href.startsWith('//') ? `${base}${href}` : href;
+      const external = /^https?:/i.test(target);
+      return `<a href="${escapeHtml(target)}"${external ? ' rel="noopener noreferrer"' : ''}>${label}</a>`;
+    });
+  return html.replace(/\uE000(\d+)\uE001/g, (_m, i: string) => `<code>${codes[Number(i)]}</code>`);
+}
+
+/** An anchor id from text: lowercase letters, digits and hyphens. */
+export function slugify(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
