@@ -18,21 +18,33 @@ export interface Panel {
   label: string;
   /** Rendered HTML of the panel body. */
   html: string;
+  /** docs.page <TabItem value>: what `defaultValue` and `groupId` synchronisation match. */
+  value?: string | undefined;
+  /** An icon name for the tab (icons.ts) and its Mintlify `iconType`. */
+  icon?: string | undefined;
+  iconType?: string | undefined;
+  /** A code block's language (CodeGroup's `defaultLanguage` matches it). */
+  lang?: string | undefined;
 }
+
+/** What a <Tab> or <TabItem> tells its <Tabs> about itself. */
+export type TabMeta = Omit<Panel, 'html' | 'lang'>;
 
 const OPEN = 'docs-tab:';
 const CLOSE = '/docs-tab';
 
-export function tabStart(title: string): string {
-  return `<!--${OPEN}${encodeURIComponent(title)}-->`;
+export function tabStart(meta: TabMeta): string {
+  return `<!--${OPEN}${encodeURIComponent(JSON.stringify(meta))}-->`;
 }
 export const tabEnd = `<!--${CLOSE}-->`;
 
-function decodeTitle(encoded: string): string {
+function decodeMeta(encoded: string): TabMeta {
   try {
-    return decodeURIComponent(encoded);
+    const meta = JSON.parse(decodeURIComponent(encoded)) as Partial<TabMeta>;
+    const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+    return { label: text(meta.label) ?? '', value: text(meta.value), icon: text(meta.icon), iconType: text(meta.iconType) };
   } catch {
-    return encoded;
+    return { label: '' };
   }
 }
 
@@ -42,7 +54,7 @@ export function splitTabs(html: string): Split {
   let rest = '';
   const marker = /<!--(docs-tab:([^>]*?)|\/docs-tab)-->/g;
   let depth = 0;
-  let label = '';
+  let meta: TabMeta = { label: '' };
   let start = 0;
   let outside = 0;
   for (let m = marker.exec(html); m !== null; m = marker.exec(html)) {
@@ -50,13 +62,13 @@ export function splitTabs(html: string): Split {
       if (depth === 0) continue;
       depth -= 1;
       if (depth === 0) {
-        panels.push({ label, html: html.slice(start, m.index) });
+        panels.push({ ...meta, html: html.slice(start, m.index) });
         outside = m.index + m[0].length;
       }
     } else {
       if (depth === 0) {
         rest += html.slice(outside, m.index);
-        label = decodeTitle(m[2] ?? '');
+        meta = decodeMeta(m[2] ?? '');
         start = m.index + m[0].length;
       }
       depth += 1;
@@ -99,7 +111,7 @@ export function splitCodeBlocks(html: string): Split {
   for (let m = block.exec(html); m !== null; m = block.exec(html)) {
     rest += html.slice(outside, m.index);
     outside = m.index + m[0].length;
-    panels.push({ label: codeLabel(m[1] ?? '<pre>', panels.length), html: m[0] });
+    panels.push({ label: codeLabel(m[1] ?? '<pre>', panels.length), html: m[0], lang: attribute(m[1] ?? '', 'data-language')?.trim().toLowerCase() });
   }
   return { panels, rest: rest + html.slice(outside) };
 }
