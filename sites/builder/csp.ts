@@ -21,6 +21,14 @@ export function newOwnScriptMark(): string {
 /** Origins a tag manager or Google Analytics loads from and reports to. */
 const GOOGLE = ['https://www.googletagmanager.com', 'https://*.googletagmanager.com', 'https://*.google-analytics.com', 'https://*.analytics.google.com'];
 
+/**
+ * Origins the built-in media components may frame, once the reader asks (src/components/mdx/Facade.astro marks
+ * such a component with `data-docs-frame="<origin>"`). Only these, and only on pages that carry the mark: pages
+ * without one keep `frame-src 'none'`. Page content cannot add an iframe (the sanitiser removes them), so a mark
+ * written by hand only allows a frame that nothing creates.
+ */
+const FRAME_ORIGINS = new Set(['https://www.youtube-nocookie.com', 'https://player.vimeo.com', 'https://platform.twitter.com']);
+
 /** The page with its own scripts' marks removed and its policy in place. */
 export function withContentSecurityPolicy(html: string, mark: string): string {
   const hashes: string[] = [];
@@ -33,6 +41,8 @@ export function withContentSecurityPolicy(html: string, mark: string): string {
   for (const [, src] of page.matchAll(/<script\b[^>]*\ssrc="(https:\/\/[^"/]+)[^"]*"/g)) origins.add(src!);
   if (/data-analytics="tag-manager"/.test(page) || [...origins].some((origin) => origin.endsWith('googletagmanager.com'))) GOOGLE.forEach((o) => origins.add(o));
   const external = [...origins].join(' ');
+  const frames = new Set<string>();
+  for (const [, origin] of page.matchAll(/\sdata-docs-frame="([^"]+)"/g)) if (FRAME_ORIGINS.has(origin!)) frames.add(origin!);
   const policy = [
     "default-src 'self'",
     `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')} ${external}`.trim(),
@@ -41,7 +51,7 @@ export function withContentSecurityPolicy(html: string, mark: string): string {
     "media-src 'self' https:",
     "font-src 'self' data:",
     `connect-src 'self' ${external}`.trim(),
-    "frame-src 'none'",
+    `frame-src ${frames.size ? [...frames].join(' ') : "'none'"}`,
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
