@@ -4,6 +4,7 @@ import { defaultSchema } from 'hast-util-sanitize';
 import type { MdastPluginDefinition } from 'satteri';
 import { LINK_SCHEMES, MEDIA_SCHEMES, schemeOf } from '../config/schema/common.ts';
 import { decodeTokens, hasToken } from './variables.ts';
+import { iconProblem, isIconName } from '../src/components/mdx/icons.ts';
 
 /**
  * Building a repository must never run its code. MDX pages are JavaScript modules, so every page goes through
@@ -30,21 +31,63 @@ import { decodeTokens, hasToken } from './variables.ts';
  * style) is removed, so repository content reaches a component only through props it renders safely.
  */
 const MDX_COMPONENTS: Readonly<Record<string, readonly string[]>> = {
+  // Callouts (docs.page: Info, Warning, Error, Success; Mintlify: Note, Warning, Info, Tip, Check, Danger, Callout).
   Note: ['title'],
   Tip: ['title'],
   Info: ['title'],
   Warning: ['title'],
   Danger: ['title'],
-  Callout: ['type', 'title'],
-  Tabs: ['label'],
-  Tab: ['title'],
-  Steps: [],
-  Step: ['title'],
-  Card: ['title', 'href', 'icon', 'color'],
+  Error: ['title'],
+  Success: ['title'],
+  Check: ['title'],
+  Callout: ['type', 'title', 'icon', 'iconType', 'color'],
+  // Tabs: Mintlify <Tabs><Tab title>, docs.page <Tabs groupId defaultValue><TabItem value label>.
+  Tabs: ['label', 'groupId', 'defaultValue', 'sync', 'borderBottom'],
+  Tab: ['title', 'icon', 'iconType'],
+  TabItem: ['value', 'label'],
+  CodeGroup: ['label', 'title', 'dropdown', 'defaultLanguage'],
+  RequestExample: ['dropdown'],
+  ResponseExample: ['dropdown'],
+  Steps: ['titleSize'],
+  Step: ['title', 'icon', 'iconType', 'stepNumber', 'titleSize'],
+  Card: ['title', 'href', 'icon', 'iconType', 'color', 'horizontal', 'img', 'cta', 'arrow', 'type'],
   CardGroup: ['cols'],
-  Accordion: ['title', 'description', 'defaultOpen'],
+  Columns: ['cols'],
+  Tile: ['href', 'title', 'description'],
+  Accordion: ['title', 'description', 'defaultOpen', 'icon', 'iconType'],
   AccordionGroup: [],
-  CodeGroup: ['label'],
+  Expandable: ['title', 'defaultOpen', 'lazy'],
+  // Parameter fields: docs.page Property; Mintlify ParamField, ResponseField.
+  Property: ['name', 'type', 'required', 'optional', 'default', 'deprecated'],
+  ParamField: ['query', 'path', 'body', 'header', 'name', 'type', 'required', 'optional', 'default', 'deprecated', 'placeholder', 'hidden', 'id', 'pre', 'post'],
+  ResponseField: ['name', 'type', 'required', 'optional', 'default', 'deprecated', 'hidden', 'id', 'pre', 'post'],
+  Icon: ['icon', 'name', 'iconType', 'size', 'color'],
+  Badge: ['color', 'size', 'shape', 'icon', 'iconType', 'stroke', 'disabled'],
+  Tooltip: ['tip', 'headline', 'cta', 'href'],
+  Update: ['label', 'description', 'tags'],
+  Heading: ['type', 'id'],
+  Panel: [],
+  View: ['title', 'icon', 'iconType'],
+  Visibility: ['for'],
+  Prompt: ['description', 'actions', 'icon', 'iconType'],
+  Tree: [],
+  'Tree.Folder': ['name', 'defaultOpen', 'openable'],
+  'Tree.File': ['name'],
+  Color: ['variant'],
+  'Color.Row': ['title'],
+  'Color.Item': ['name', 'value'],
+  // Media: shown as facades that load nothing from another site until the reader asks.
+  Image: ['src', 'alt', 'caption', 'zoom', 'width', 'height', 'theme'],
+  Frame: ['caption', 'hint'],
+  YouTube: ['id', 'title', 'start'],
+  Vimeo: ['id', 'video', 'title'],
+  Video: ['src', 'type', 'poster', 'title', 'autoPlay', 'muted', 'loop', 'controls', 'playsInline'],
+  Tweet: ['id', 'cards', 'conversation'],
+  Zapp: ['id', 'lazy'],
+};
+/** Components that need a live service of the tool they come from: each use is a warning (they render a placeholder). */
+const LIVE_COMPONENTS: Readonly<Record<string, string>> = {
+  Zapp: 'a Zapp! sandbox runs on zapp.run, which a built site does not embed: a link to it is shown instead',
 };
 export const MDX_COMPONENT_NAMES = Object.keys(MDX_COMPONENTS);
 const COMPONENT_PROPS = new Map(Object.entries(MDX_COMPONENTS).map(([name, props]) => [name, new Set(props)]));
@@ -207,10 +250,25 @@ function filterAttributes(tag: string, component: boolean, attributes: JsxAttrib
     }
     kept.push({ type: 'mdxJsxAttribute', name: attribute.name, value });
   }
+  if (component) messages.push(...componentMessages(tag, kept));
   if (tag === 'img' && page.options.zoomImages && !kept.some((a) => a.name !== undefined && normaliseAttributeName(a.name) === 'data-zoom')) {
     kept.push({ type: 'mdxJsxAttribute', name: 'data-zoom', value: 'true' });
   }
   return { kept, messages };
+}
+
+/** What a component's props mean that it cannot show: an icon name that draws nothing, a live service. */
+function componentMessages(tag: string, kept: JsxAttribute[]): string[] {
+  const text = (name: string) => {
+    const value = kept.find((a) => a.name === name)?.value;
+    return typeof value === 'string' ? value : undefined;
+  };
+  const messages: string[] = [];
+  const icon = text('icon') ?? (tag === 'Icon' ? text('name') : undefined);
+  const problem = icon !== undefined && isIconName(icon) ? iconProblem(icon, text('iconType')) : undefined;
+  if (problem) messages.push(`<${tag}>: ${problem}`);
+  if (LIVE_COMPONENTS[tag]) messages.push(`<${tag}> needs a live service: ${LIVE_COMPONENTS[tag]}`);
+  return messages;
 }
 
 function sameAttributes(a: JsxAttribute[], b: JsxAttribute[]) {

@@ -210,18 +210,18 @@ describe('attributes', () => {
       '',
       '<Card title="C" href="/next" icon="rocket" color="#16a34a" cols="2" class="x">C</Card>',
       '',
-      '<Steps title="S">s</Steps>',
+      '<AccordionGroup title="S">s</AccordionGroup>',
     ].join('\n');
     const elements = render(source);
     expect(find(elements, 'Note')[0]!.props).toEqual({ title: 'T', children: 'N' });
     expect(find(elements, 'Card')[0]!.props).toEqual({ title: 'C', href: '/acme/widgets/next', icon: 'rocket', color: '#16a34a', children: 'C' });
-    expect(find(elements, 'Steps')[0]!.props).toEqual({ children: 's' });
-    const props = (name: string, line: number) => `${line}:1 \`${name}\` is not a prop of <${line === 1 ? 'Note' : 'Card'}> and was removed (its props: ${line === 1 ? 'title' : 'title, href, icon, color'})`;
+    expect(find(elements, 'AccordionGroup')[0]!.props).toEqual({ children: 's' });
+    const props = (name: string, line: number) => `${line}:1 \`${name}\` is not a prop of <${line === 1 ? 'Note' : 'Card'}> and was removed (its props: ${line === 1 ? 'title' : 'title, href, icon, iconType, color, horizontal, img, cta, arrow, type'})`;
     expect(audit(source)).toEqual([
       ...['set:html', 'set:text', 'is:raw', 'client:load', 'server:defer', 'define:vars', 'class:list', 'onmouseover', 'style'].map((name) => props(name, 1)),
       props('cols', 3),
       props('class', 3),
-      '5:1 `title` is not a prop of <Steps> and was removed (it takes none)',
+      '5:1 `title` is not a prop of <AccordionGroup> and was removed (it takes none)',
     ]);
   });
   it('on HTML tags keeps global, data-, aria- and the tag\'s own attributes only', () => {
