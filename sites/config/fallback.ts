@@ -13,6 +13,8 @@ export interface FallbackSource {
   file: string;
   /** Line and column of the value at a path of the original input. */
   locate(path: readonly PathSegment[]): { line: number; column: number };
+  /** How problems name a path of the input (default `pathToString`; another tool's key for a value moved from it). */
+  name?(path: readonly PathSegment[]): string;
 }
 
 export interface FallbackResult<T> {
@@ -172,7 +174,7 @@ export function validateWithFallback<S extends z.ZodType>(schema: S, input: unkn
       severity: 'warning',
       file: source.file,
       ...source.locate(r.path),
-      path: pathToString(r.path),
+      path: (source.name ?? pathToString)(r.path),
       message: `${r.message} (${fallback})`,
       ...(r.suggestion ? { suggestion: r.suggestion } : {}),
     };

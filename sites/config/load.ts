@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { aliasProblems, applyAliases } from './aliases.ts';
 import { validateWithFallback } from './fallback.ts';
 import { pathToString, sortProblems, type PathSegment, type Problem } from './problems.ts';
 import { docsConfigSchema, frontmatterSchema, type DocsConfig, type Frontmatter } from './schema/index.ts';
@@ -15,7 +16,10 @@ export interface LoadedConfig {
   /** The file read (`docs.json`, `docs.yaml`, `docs.yml`), or `null` when there is none (every default). */
   file: string | null;
   config: DocsConfig;
-  /** Syntax errors (error), values that fell back to their defaults and unknown keys (warnings), and so on. */
+  /**
+   * Syntax errors (error), values that fell back to their defaults and unknown keys (warnings), other tools' key
+   * names (notes, `info`), and so on.
+   */
   problems: Problem[];
   /** Where a path of `config` is in the file (items dropped while loading do not shift it), and its path there. */
   locate: ConfigLocator;
@@ -74,10 +78,17 @@ export function loadConfigSync(dir: string, _options: LoadOptions = {}): LoadedC
     return defaults();
   }
 
-  const validated = validateWithFallback(docsConfigSchema, parsed.data, { file, locate: parsed.locate });
-  const locate: ConfigLocator = (path) => at(validated.toOriginal(path));
+  // Other tools' names (docs.page, Mintlify) become ours before validation; problems name the key as written.
+  const aliased = applyAliases(parsed.data, { dir });
+  const validated = validateWithFallback(docsConfigSchema, aliased.data, {
+    file,
+    locate: (path) => parsed.locate(aliased.origin(path)),
+    name: (path) => pathToString(aliased.origin(path)),
+  });
+  const locate: ConfigLocator = (path) => at(aliased.origin(validated.toOriginal(path)));
   const semantics = checkConfigSemantics(validated.data, locate);
-  return { file, config: semantics.config, problems: sortProblems([...problems, ...validated.problems, ...semantics.problems]), locate };
+  const notes = aliasProblems(aliased.uses, at);
+  return { file, config: semantics.config, problems: sortProblems([...problems, ...notes, ...validated.problems, ...semantics.problems]), locate };
 }
 
 export interface ValidatedFrontmatter {

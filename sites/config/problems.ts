@@ -1,9 +1,13 @@
 /**
  * Problems found in a site: docs.json/docs.yaml, frontmatter, page bodies. Every problem names a file (relative
  * to the site's folder), a 1-based line and column, and the JSON path of the value (`''` for the whole file).
+ *
+ * Severities: `error` (the site cannot be what the author wrote; fails `docs build` and hosting), `warning` (a value
+ * is ignored or repaired; fails `--strict`), `info` (nothing is wrong with the site: another tool's name for one of
+ * our keys, or another tool's key with no equivalent here; never fails, not even `--strict`).
  */
 
-export type Severity = 'error' | 'warning';
+export type Severity = 'error' | 'warning' | 'info';
 
 export interface Problem {
   severity: Severity;
@@ -48,13 +52,13 @@ export function formatProblem(p: Problem): string {
   return [`${p.file}:${p.line}:${p.column}`, p.severity, ...(p.path ? [p.path] : []), `${p.message}${suggestion}`].join('  ');
 }
 
-/** `2 errors, 1 warning` / `no problems`. */
+/** `2 errors, 1 warning` / `no problems` / `no problems, 2 notes` (`info` problems are notes). */
 export function formatSummary(problems: readonly Problem[]): string {
-  const errors = problems.filter((p) => p.severity === 'error').length;
-  const warnings = problems.length - errors;
-  if (problems.length === 0) return 'no problems';
+  const count = (severity: Severity) => problems.filter((p) => p.severity === severity).length;
+  const [errors, warnings, notes] = [count('error'), count('warning'), count('info')];
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  return [errors ? plural(errors, 'error') : '', warnings ? plural(warnings, 'warning') : ''].filter(Boolean).join(', ');
+  const failing = [errors ? plural(errors, 'error') : '', warnings ? plural(warnings, 'warning') : ''].filter(Boolean);
+  return [failing.length > 0 ? failing.join(', ') : 'no problems', ...(notes ? [plural(notes, 'note')] : [])].join(', ');
 }
 
 /** Every problem on its own line (sorted by file, line, column), then the summary. */
@@ -70,5 +74,6 @@ export function sortProblems(problems: readonly Problem[]): Problem[] {
 
 export const hasErrors = (problems: readonly Problem[]) => problems.some((p) => p.severity === 'error');
 
-/** Whether a build fails: any problem at all with `strict`, otherwise only errors. */
-export const shouldFail = (problems: readonly Problem[], options: { strict?: boolean } = {}) => (options.strict ? problems.length > 0 : hasErrors(problems));
+/** Whether a build fails: any error or warning with `strict`, otherwise only errors; `info` never fails. */
+export const shouldFail = (problems: readonly Problem[], options: { strict?: boolean } = {}) =>
+  options.strict ? problems.some((p) => p.severity !== 'info') : hasErrors(problems);
