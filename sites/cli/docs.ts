@@ -6,6 +6,7 @@
  *   docs check [dir] [--strict]           validate docs.json/docs.yaml, frontmatter, links, anchors, variables
  *   docs build [dir] --out <dir> [--strict] [--base /path] [--site https://origin]
  *   docs dev [dir] [--port 4321] [--host 127.0.0.1]   local preview with reload
+ *   docs migrate [dir] [--dry-run]        rewrite a docs.page or Mintlify configuration with this project's names
  *
  * Hosting (a running server's documentation-hosting API; --server, --api-key or DOCS_SERVER, DOCS_API_KEY):
  *   docs repo add <owner/repo> <git URL or path>      register a repository
@@ -25,6 +26,7 @@ const USAGE = `Usage:
   docs check [dir] [--strict]
   docs build [dir] --out <dir> [--strict] [--base /path] [--site https://origin]
   docs dev [dir] [--port 4321] [--host 127.0.0.1]
+  docs migrate [dir] [--dry-run]
   docs repo add <owner/repo> <git URL or path>
   docs publish <owner/repo> [--ref <ref>] [--wait]
   docs status <owner/repo>
@@ -54,6 +56,7 @@ async function main(argv: string[]): Promise<number> {
       provider: { type: 'string' },
       model: { type: 'string' },
       layout: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -81,6 +84,8 @@ async function main(argv: string[]): Promise<number> {
       if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new UsageError(`--port must be a port number, not ${values.port}`);
       return runDev(dir, { ...(port !== undefined ? { port } : {}), ...(values.host ? { host: values.host } : {}) });
     }
+    case 'migrate':
+      return (await import('./migrate.ts')).runMigrate(dir, { dryRun: values['dry-run'] });
     default:
       throw new UsageError(command ? `Unknown command: ${command}` : 'No command given');
   }
