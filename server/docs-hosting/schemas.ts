@@ -66,7 +66,7 @@ const buildStatus = z.enum(['QUEUED', 'BUILDING', 'SUCCEEDED', 'FAILED']);
 
 export const Problem = z
   .object({
-    severity: z.enum(['error', 'warning']),
+    severity: z.enum(['error', 'warning', 'info']),
     file: z.string(),
     line: z.number(),
     column: z.number(),

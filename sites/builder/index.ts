@@ -167,7 +167,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     throw new BuildError(`No pages in ${site.state.sourceDir}: a site is a docs.json (or docs.yaml) and .mdx or .md pages beside it`, site.problems);
   }
   if ((options.strict || options.failOnErrors) && shouldFail(site.problems, { strict: options.strict ?? false })) {
-    const what = options.strict ? `${site.problems.length} problem(s) and the build is strict` : 'errors';
+    const what = options.strict ? `${site.problems.filter((p) => p.severity !== 'info').length} problem(s) and the build is strict` : 'errors';
     throw new BuildError(`The site has ${what}`, site.problems);
   }
   const total = site.pages.length;
