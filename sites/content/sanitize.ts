@@ -172,7 +172,8 @@ export function checkUrl(raw: string, kind: 'link' | 'media', page: PageContext)
   if (url.startsWith('/')) return { ok: true, url: base + url };
   // Relative: resolve against the page's folder in the docs folder.
   const match = /^([^?#]*)(.*)$/.exec(url)!;
-  const resolved = posix.normalize(posix.join(page.pageDir || '.', match[1]!));
+  // A trailing slash names the folder's page: `../` from guides/setup is the home page, not `/./`.
+  const resolved = posix.normalize(posix.join(page.pageDir || '.', match[1]!)).replace(/(.)\/$/, '$1');
   if (resolved === '..' || resolved.startsWith('../')) return { ok: false, message: `\`${url}\` points outside the docs folder` };
   if (kind === 'media') {
     const exists = existsSync(join(page.options.sourceDir, resolved));

@@ -105,6 +105,10 @@ describe('URLs', () => {
     expect(checkUrl('deep/index.mdx', 'link', page('guide'))).toEqual({ ok: true, url: '/acme/widgets/guide/deep' });
     expect(checkUrl('.', 'link', page(''))).toEqual({ ok: true, url: '/acme/widgets/' });
     expect(checkUrl('reindex', 'link', page(''))).toEqual({ ok: true, url: '/acme/widgets/reindex' });
+    // A folder's link with its slash: the folder's page.
+    expect(checkUrl('../', 'link', page('guide'))).toEqual({ ok: true, url: '/acme/widgets/' });
+    expect(checkUrl('./', 'link', page('guide'))).toEqual({ ok: true, url: '/acme/widgets/guide' });
+    expect(checkUrl('deep/#top', 'link', page('guide'))).toEqual({ ok: true, url: '/acme/widgets/guide/deep#top' });
   });
   it('refuses relative paths that leave the docs folder', () => {
     expect(checkUrl('../secret', 'link', page(''))).toEqual({ ok: false, message: '`../secret` points outside the docs folder' });
