@@ -11,8 +11,6 @@ import { readSite } from '../content/read.ts';
 import type { SanitizeOptions } from '../content/sanitize.ts';
 import type { Problem, SourcePage } from '../content/types.ts';
 import type { RenderContext, SiteData } from '../src/lib/types.ts';
-import { codeTitleTransformer } from '../src/components/mdx/code-meta.ts';
-import { copyButtonTransformer } from '../src/lib/code.ts';
 import { checkSite } from '../check/index.ts';
 import type { ConfigLocator } from '../config/semantics.ts';
 import { copyAssets } from './assets.ts';
@@ -20,6 +18,7 @@ import { writeOutputs } from './outputs.ts';
 import { writeSearchIndex } from './search-index.ts';
 import { writeSocialImages } from './social-images.ts';
 import { docsIntegration, type SiteState } from './integration.ts';
+import { markdownConfig } from './markdown/index.ts';
 import { buildSiteData, normalizeBase } from './site-data.ts';
 import { applyContentSecurityPolicy, newOwnScriptMark } from './csp.ts';
 
@@ -138,7 +137,7 @@ export function astroConfig(state: SiteState, options: { out: string; cacheDir: 
     devToolbar: { enabled: false },
     build: { format: 'directory', ...(options.serverDir ? { server: options.serverDir } : {}) },
     image: { service: { entrypoint: 'astro/assets/services/noop' } },
-    markdown: { syntaxHighlight: 'shiki', shikiConfig: { themes: { light: 'github-light', dark: 'github-dark-default' }, defaultColor: false, transformers: [codeTitleTransformer, copyButtonTransformer] } },
+    markdown: markdownConfig(),
     integrations: [mdx(), docsIntegration(state, { isolateServerBuild: options.serverDir !== undefined })],
     vite: {
       logLevel: options.mode === 'dev' ? 'warn' : 'error',

@@ -1,13 +1,19 @@
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
+import type { HastPluginEntry, MdastPluginEntry } from 'satteri';
 import type { Plugin } from 'vite';
 import { validateFrontmatter } from '../config/load.ts';
-import { preparePage } from '../content/mdx.ts';
+import { MDX_FEATURES, preparePage } from '../content/mdx.ts';
 import { createSanitizePlugin, type SanitizeOptions } from '../content/sanitize.ts';
 import type { SiteData } from '../src/lib/types.ts';
 import { ASSET_EXTENSIONS } from './assets.ts';
 import { CONTENT_TYPES } from './content-types.ts';
+import { devServerFolders, markdownPlugins } from './markdown/index.ts';
+
+/** src/components/layout: the per-page asset components the Markdown extensions import (one folder below the package root, here and bundled). */
+const LAYOUT_COMPONENTS = fileURLToPath(new URL('../src/components/layout/', import.meta.url));
 
 
 /**
@@ -115,7 +121,8 @@ export function docsVitePlugin(state: SiteState): Plugin {
 }
 
 /**
- * The Astro integration: the Vite plugin above and the sanitising MDX plugin in Astro's Sätteri pipeline.
+ * The Astro integration: the Vite plugin above, and in Astro's Sätteri pipeline the sanitising MDX plugin and the
+ * Markdown extensions (builder/markdown/).
  *
  * For builds (`isolateServerBuild`) it also declares a static-only adapter whose only feature is
  * `preserveBuildServerDir`: Astro then writes its prerender bundle to `build.server` (a folder of this build)
@@ -134,13 +141,18 @@ export function docsIntegration(state: SiteState, options: { isolateServerBuild?
           supportedAstroFeatures: { staticOutput: 'stable', hybridOutput: 'unsupported', serverOutput: 'unsupported', sharpImageService: 'unsupported' },
         });
       },
-      'astro:config:setup': ({ config, updateConfig }) => {
-        const processor = config.markdown.processor as { name: string; options: { mdastPlugins?: unknown[] } };
-        if (processor.name !== 'satteri' || !Array.isArray(processor.options.mdastPlugins)) {
+      'astro:config:setup': async ({ config, updateConfig }) => {
+        const processor = config.markdown.processor as { name: string; options: { mdastPlugins?: MdastPluginEntry[]; hastPlugins?: HastPluginEntry[]; features?: Record<string, unknown> } };
+        const { mdastPlugins, hastPlugins, features } = processor.options;
+        if (processor.name !== 'satteri' || !Array.isArray(mdastPlugins) || !Array.isArray(hastPlugins) || typeof features !== 'object') {
           throw new Error('The docs renderer needs Astro\'s Sätteri Markdown processor (the default)');
         }
-        processor.options.mdastPlugins.unshift(createSanitizePlugin(state.sanitize));
-        updateConfig({ vite: { plugins: [docsVitePlugin(state)] } });
+        // The sanitiser first, then the Markdown extensions (builder/markdown/), on the features the parse check uses.
+        const extensions = await markdownPlugins(LAYOUT_COMPONENTS);
+        mdastPlugins.unshift(createSanitizePlugin(state.sanitize), ...extensions.mdastPlugins);
+        hastPlugins.push(...extensions.hastPlugins);
+        Object.assign(features, MDX_FEATURES);
+        updateConfig({ vite: { plugins: [docsVitePlugin(state)], server: { fs: { allow: devServerFolders() } } } });
       },
     },
   };

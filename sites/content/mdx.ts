@@ -5,8 +5,11 @@ import { auditTree, type SanitizeOptions } from './sanitize.ts';
 import type { Problem } from './types.ts';
 import { decodeTokens, substituteVariables } from './variables.ts';
 
-/** Astro's Markdown features for MDX (GFM and smart punctuation on): the parse check must parse the same way. */
-export const MDX_FEATURES = { gfm: true, smartPunctuation: true } as const;
+/**
+ * The Markdown features of the MDX compiler (GFM, smart punctuation, `$…$`/`$$…$$` math: the integration gives Astro's
+ * Sätteri processor these): the parse check must parse the same way.
+ */
+export const MDX_FEATURES = { gfm: true, smartPunctuation: true, math: true } as const;
 
 export interface PreparedPage {
   /** MDX handed to the compiler: frontmatter lines blanked (line numbers kept), variables substituted. */
