@@ -1,6 +1,7 @@
 import GithubSlugger from 'github-slugger';
 import type { Root } from 'mdast';
 import { toString } from 'mdast-util-to-string';
+import remarkMath from 'remark-math';
 import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
@@ -12,7 +13,8 @@ import { lookupVariable, PLACEHOLDER } from '../content/variables.ts';
  * Offsets in the substituted text map back to the body as written, so problems point at what the author typed.
  */
 
-const processor = unified().use(remarkParse).use(remarkMdx);
+// Math as the compiler reads it (`$...$`, `$$...$$`): its braces are TeX, not JavaScript expressions.
+const processor = unified().use(remarkParse).use(remarkMath).use(remarkMdx);
 
 export interface Placeholder {
   /** The dotted path inside the braces. */

@@ -137,6 +137,16 @@ describe('a correct site', () => {
   });
 });
 
+describe('pages with math', () => {
+  it('read TeX braces as math, not code, and still check the links around them', async () => {
+    const dir = site({
+      'docs.json': '{}',
+      'index.mdx': '# Home\n\nA matrix $A \\in \\mathbb{R}^{n \\times m}$ and\n\n$$\n\\sum_{i=1}^{n} x_i\n$$\n\n[gone](/nowhere) [here](#home)\n',
+    });
+    expect(lines((await check(dir)).problems)).toEqual(['index.mdx:9:1  warning  Broken link `/nowhere`: no page at `/nowhere`']);
+  });
+});
+
 describe('heading slugs (the ids the renderer gives headings)', () => {
   it('are GitHub-style, repeated ones numbered', () => {
     expect(headingSlugs('# Hello World\n\n## Hello World\n\n## `code` & Things\n\n### Ünïcode Title!\n\n#### Emoji 🚀 here\n')).toEqual([
