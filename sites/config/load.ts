@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { aliasProblems, applyAliases } from './aliases.ts';
 import { validateWithFallback } from './fallback.ts';
+import { applyFrontmatterAliases } from './frontmatter-aliases.ts';
 import { pathToString, sortProblems, type PathSegment, type Problem } from './problems.ts';
 import { docsConfigSchema, frontmatterSchema, type DocsConfig, type Frontmatter } from './schema/index.ts';
 import { checkConfigSemantics, type ConfigLocator } from './semantics.ts';
@@ -129,6 +130,8 @@ export function validateFrontmatter(file: string, source: string): ValidatedFron
     problems.push({ severity: 'error', file, line: 2, column: 1, path: '', message: `Frontmatter must be keys and values, not ${typeName(parsed.data)} (ignored)` });
     return { data: {}, body, bodyLine, problems };
   }
-  const validated = validateWithFallback(frontmatterSchema, parsed.data, { file, locate: parsed.locate });
+  const vendor = applyFrontmatterAliases(parsed.data);
+  for (const note of vendor.notes) problems.push({ severity: 'info', file, ...parsed.locate([note.key]), path: note.key, message: note.message });
+  const validated = validateWithFallback(frontmatterSchema, vendor.data, { file, locate: parsed.locate });
   return { data: validated.data, body, bodyLine, problems: sortProblems([...problems, ...validated.problems]) };
 }

@@ -11,7 +11,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { aliasMessage, splitKey, VENDOR_KEYS, type VendorKey } from '../../sites/config/aliases.ts';
 import { docsJsonSchemaText } from '../../sites/config/json-schema.ts';
-import { loadConfig } from '../../sites/config/load.ts';
+import { loadConfig, validateFrontmatter } from '../../sites/config/load.ts';
 import { formatProblem, formatSummary, shouldFail, type Problem } from '../../sites/config/problems.ts';
 import { docsConfigSchema, type DocsConfig } from '../../sites/config/schema/index.ts';
 import { FIXTURES, parseHtml } from '../helpers/docs.ts';
@@ -700,5 +700,41 @@ header:
     const { code, stderr } = await docs('check', join(FIXTURES, 'config-docs-page'), '--strict');
     expect(code).toBe(0);
     expect(stderr).toContain("docs.json:7:5  info  header.showGitHubCard  `header.showGitHubCard` is docs.page's name for `header.showCodeHostCard`: rename it (or run `docs migrate`)");
+  });
+});
+
+describe("pages written for Mintlify: their frontmatter keys", () => {
+  it('og:image is read as image; keys nothing here does are one note each, never a warning', () => {
+    const page = [
+      '---',
+      'title: Quickstart',
+      'sidebarTitle: Start',
+      'icon: rocket',
+      'mode: wide',
+      '"og:image": /images/cover.png',
+      '"og:title": Quick',
+      '---',
+      '# Quickstart',
+      '',
+    ].join('\n');
+    const { data, problems } = validateFrontmatter('quickstart.mdx', page);
+    expect(data).toEqual({ title: 'Quickstart', image: '/images/cover.png' });
+    expect(problems.map(formatProblem)).toEqual([
+      "quickstart.mdx:3:1  info  sidebarTitle  `sidebarTitle` is Mintlify's setting for the page's title in the sidebar (read when docs.json's navigation is Mintlify's); nothing here does that (ignored)",
+      "quickstart.mdx:4:1  info  icon  `icon` is Mintlify's setting for the page's icon in the sidebar; nothing here does that (ignored)",
+      "quickstart.mdx:5:1  info  mode  `mode` is Mintlify's setting for the page's layout (wide, custom, center, frame); nothing here does that (ignored)",
+      "quickstart.mdx:6:1  info  og:image  `og:image` is Mintlify's name for `image`: rename it",
+      "quickstart.mdx:7:1  info  og:title  `og:title` is Mintlify's setting for a meta tag of the page (set by the site here); nothing here does that (ignored)",
+    ]);
+    expect(shouldFail(problems, { strict: true })).toBe(false);
+  });
+
+  it('our own key wins over its Mintlify name; an unknown key is still a warning', () => {
+    const { data, problems } = validateFrontmatter('a.mdx', '---\nimage: /ours.png\n"og:image": /theirs.png\nsidebarTitel: x\n---\n');
+    expect(data).toEqual({ image: '/ours.png' });
+    expect(problems.map((p) => `${p.severity} ${p.message}`)).toEqual([
+      "info `og:image` is Mintlify's name for `image`: rename it (ignored: `image` is set)",
+      expect.stringMatching(/^warning Unknown key `sidebarTitel` \(ignored\)/),
+    ]);
   });
 });
