@@ -3,7 +3,6 @@
  * docs.page and Mintlify"): each one behaves like our key, the notes `docs check` prints about them, our key wins
  * over an alias, /schema.json lists them as deprecated, and vendor configurations build with no warnings.
  */
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,9 +13,8 @@ import { docsJsonSchemaText } from '../../sites/config/json-schema.ts';
 import { loadConfig, validateFrontmatter } from '../../sites/config/load.ts';
 import { formatProblem, formatSummary, shouldFail, type Problem } from '../../sites/config/problems.ts';
 import { docsConfigSchema, type DocsConfig } from '../../sites/config/schema/index.ts';
-import { FIXTURES, parseHtml } from '../helpers/docs.ts';
+import { FIXTURES, parseHtml, runDocsCli } from '../helpers/docs.ts';
 
-const CLI = join(import.meta.dirname, '..', '..', 'sites', 'cli', 'docs.ts');
 const ROOT = join(import.meta.dirname, '..', '..');
 
 const dirs: string[] = [];
@@ -40,17 +38,7 @@ async function load(config: unknown, files: Record<string, string> = {}): Promis
   return { config: loaded.config, problems: loaded.problems, lines: loaded.problems.map(formatProblem) };
 }
 
-function docs(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const docs = runDocsCli;
 
 /** `{ a: { b: value } }` for `a.b`. */
 const nest = (key: string, value: unknown): Record<string, unknown> => splitKey(key).reduceRight<unknown>((inner, segment) => ({ [segment]: inner }), value) as Record<string, unknown>;

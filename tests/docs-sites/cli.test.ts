@@ -2,14 +2,12 @@
  * The `docs` CLI as authors run it: a real process (`node sites/cli/docs.ts`), real folders, exit codes and
  * output. What each check reports is pinned in tests/docs-sites/check.test.ts; here, that the CLI shows it and fails.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FIXTURES } from '../helpers/docs.ts';
+import { FIXTURES, runDocsCli } from '../helpers/docs.ts';
 
-const CLI = join(import.meta.dirname, '..', '..', 'sites', 'cli', 'docs.ts');
 const dirs: string[] = [];
 const tempDir = () => {
   const dir = mkdtempSync(join(tmpdir(), 'docs-cli-'));
@@ -18,17 +16,7 @@ const tempDir = () => {
 };
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-function docs(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const docs = runDocsCli;
 
 describe('docs init', () => {
   it('writes a starter docs.json and pages that pass docs check --strict, and never overwrites', async () => {

@@ -9,6 +9,7 @@
  * both copy the fixture first. The same `key` returns the same build (default: the options serialised).
  * Browser tests can serve `site.out` with any static server (pages at `<route>/index.html`).
  */
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -173,4 +174,19 @@ export function buildFixture(name: string, options: FixtureOptions = {}): Promis
     builds.set(key, build);
   }
   return build;
+}
+
+const DOCS_CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'sites', 'cli', 'docs.ts');
+
+/** The `docs` CLI as authors run it: a real process (`node sites/cli/docs.ts ...`), its exit code and output. */
+export function runDocsCli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [DOCS_CLI, ...args], { env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }
