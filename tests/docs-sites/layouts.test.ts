@@ -8,12 +8,11 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { devSite } from '../../sites/builder/dev.ts';
 import { buildHostedSite } from '../../sites/builder/hosted-build.ts';
 import { BuildError, buildSite, prepareSite } from '../../sites/builder/index.ts';
 import { formatProblem, sortProblems } from '../../sites/config/problems.ts';
 import { siteLayout } from '../../sites/content/layout.ts';
-import { buildFixture, FIXTURES, type BuiltSite } from '../helpers/docs.ts';
+import { buildFixture, FIXTURES, startDevSite, type BuiltSite } from '../helpers/docs.ts';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -108,14 +107,9 @@ describe("a repository in docs.page's layout (tests/fixtures/layout-docs-page)",
   it('docs dev serves it from docs/ and re-reads docs.json at the root when it changes', async () => {
     const source = folder({});
     cpSync(join(FIXTURES, 'layout-docs-page'), source, { recursive: true });
-    // Astro leaves its request handler out of dev servers started under Vitest (process.env.VITEST).
-    const vitest = process.env.VITEST;
-    delete process.env.VITEST;
-    const server = await devSite({ source, port: 0 }).finally(() => {
-      process.env.VITEST = vitest;
-    });
+    const server = await startDevSite(source);
+    const { title } = server;
     try {
-      const title = async (path: string) => /<title>(.*?)<\/title>/.exec(await (await fetch(server.url + path)).text())?.[1];
       expect(await title('quickstart')).toBe('Quickstart - Layout Demo');
       expect((await fetch(`${server.url}assets/screenshot.png`)).headers.get('content-type')).toBe('image/png');
       writeFileSync(join(source, 'docs.json'), '{ "name": "Renamed" }');

@@ -8,11 +8,10 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { devSite } from '../../sites/builder/dev.ts';
 import { BuildError, buildSite } from '../../sites/builder/index.ts';
 import { HOSTED_BASE, HOSTED_ORIGIN, resolveHosted } from '../../sites/builder/hosted.ts';
 import { readSite } from '../../sites/content/read.ts';
-import { buildFixture, FIXTURES, parseHtml, type BuiltSite } from '../helpers/docs.ts';
+import { buildFixture, FIXTURES, parseHtml, startDevSite, type BuiltSite } from '../helpers/docs.ts';
 import { BASE, ORIGIN, hrefs, loadSites } from './render-sites.ts';
 
 let full: BuiltSite, empty: BuiltSite, variant: BuiltSite;
@@ -255,14 +254,9 @@ describe('devSite', () => {
   it('serves a docs folder and picks up edits of pages and docs.json', async () => {
     const source = join(empty.out, '..', 'dev-source');
     cpSync(join(FIXTURES, 'docs-empty'), source, { recursive: true });
-    // Astro leaves its request handler out of dev servers started under Vitest (process.env.VITEST).
-    const vitest = process.env.VITEST;
-    delete process.env.VITEST;
-    const server = await devSite({ source, port: 0 }).finally(() => {
-      process.env.VITEST = vitest;
-    });
+    const server = await startDevSite(source);
+    const { title } = server;
     try {
-      const title = async (path: string) => /<title>(.*?)<\/title>/.exec(await (await fetch(server.url + path)).text())?.[1];
       expect(await title('')).toBe('Home - Documentation');
       expect((await fetch(`${server.url}picture.png`)).headers.get('content-type')).toBe('image/png');
       writeFileSync(join(source, 'docs.json'), '{ "name": "Renamed" }');

@@ -18,6 +18,7 @@ import { selectAll, select } from 'hast-util-select';
 import { toString } from 'hast-util-to-string';
 import { htmlToHast } from 'satteri';
 import { buildSite, type BuildOptions, type BuildResult } from '../../sites/builder/index.ts';
+import { devSite } from '../../sites/builder/dev.ts';
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 
@@ -189,4 +190,19 @@ export function runDocsCli(...args: string[]): Promise<{ code: number | null; st
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * `docs dev` on `source` (a free port), as an author runs it: Astro leaves its request handler out of dev servers
+ * started under Vitest (process.env.VITEST), so the variable is hidden while the server starts. `title(path)`
+ * reads a page's <title>.
+ */
+export async function startDevSite(source: string) {
+  const vitest = process.env.VITEST;
+  delete process.env.VITEST;
+  const server = await devSite({ source, port: 0 }).finally(() => {
+    process.env.VITEST = vitest;
+  });
+  const title = async (path: string) => /<title>(.*?)<\/title>/.exec(await (await fetch(server.url + path)).text())?.[1];
+  return Object.assign(server, { title });
 }
