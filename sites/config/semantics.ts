@@ -1,5 +1,6 @@
 import { normalizeRoute } from './routes.ts';
 import { suggest } from './fallback.ts';
+import { iconProblem, isIconName } from '../src/components/mdx/icons.ts';
 import type { Location, PathSegment, Problem } from './problems.ts';
 import { isExternal, isSidebarGroup, THEME_PRESETS, type DocsConfig, type SidebarGroup, type SidebarPage } from './schema/index.ts';
 
@@ -81,6 +82,20 @@ export function checkConfigSemantics(config: DocsConfig, locate: ConfigLocator):
     const { vendorSiteVerification: _dropped, ...scripts } = config.scripts;
     next.scripts = content ? { ...scripts, vendorSiteVerification: content } : scripts;
   }
+
+  // icons of sidebar groups and pages and of anchors: a name that draws nothing is reported, with suggestions
+  const checkIcon = (path: PathSegment[], icon: string | undefined) => {
+    const problem = icon !== undefined && isIconName(icon) ? iconProblem(icon) : undefined;
+    if (problem) warn(path, problem);
+  };
+  const visitIcons = (items: (SidebarGroup | SidebarPage)[], path: PathSegment[]) =>
+    items.forEach((item, i) => {
+      checkIcon([...path, i, 'icon'], item.icon);
+      if (isSidebarGroup(item)) visitIcons(item.pages, [...path, i, 'pages']);
+    });
+  if (Array.isArray(config.sidebar)) visitIcons(config.sidebar, ['sidebar']);
+  else for (const [locale, items] of Object.entries(config.sidebar)) visitIcons(items, ['sidebar', locale]);
+  config.anchors.forEach((anchor, i) => checkIcon(['anchors', i, 'icon'], anchor.icon));
 
   // search.docsearch: all three values or none
   const docsearch = config.search.docsearch;

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { defaultSchema } from 'hast-util-sanitize';
+import JSON5 from 'json5';
 import type { MdastPluginDefinition } from 'satteri';
 import { LINK_SCHEMES, MEDIA_SCHEMES, schemeOf } from '../config/schema/common.ts';
 import { decodeTokens, hasToken } from './variables.ts';
@@ -18,7 +19,8 @@ import { iconProblem, isIconName } from '../src/components/mdx/icons.ts';
  *   element (unknown components, `video`…) is unwrapped: its children stay, the tag goes.
  * - Attributes: kept when hast-util-sanitize's default schema allows them on that tag (plus `class`, `id`,
  *   `data-*`, `aria-*`); on components, the props the component documents ({@link MDX_COMPONENTS}), nothing else.
- *   Spread attributes and expression values are removed, except literal values (`{2}`, `{true}`, `{"x"}`).
+ *   Spread attributes and expression values are removed, except literal values (`{2}`, `{true}`, `{"x"}`) and
+ *   the data literals the vendors document for a few props ({@link DATA_PROPS}).
  * - URLs (links, images, `href`/`src`…): only http(s), mailto, irc(s), xmpp (links) and http(s) (images) schemes,
  *   relative and root-relative paths; anything else (`javascript:`, `data:`, `vbscript:`…) is removed.
  *   Root-relative paths get the site's base path; relative paths are resolved against the page's folder (a
@@ -42,7 +44,7 @@ const MDX_COMPONENTS: Readonly<Record<string, readonly string[]>> = {
   Check: ['title'],
   Callout: ['type', 'title', 'icon', 'iconType', 'color'],
   // Tabs: Mintlify <Tabs><Tab title>, docs.page <Tabs groupId defaultValue><TabItem value label>.
-  Tabs: ['label', 'groupId', 'defaultValue', 'sync', 'borderBottom'],
+  Tabs: ['label', 'groupId', 'defaultValue', 'values', 'sync', 'borderBottom'],
   Tab: ['title', 'icon', 'iconType'],
   TabItem: ['value', 'label'],
   CodeGroup: ['label', 'title', 'dropdown', 'defaultLanguage'],
@@ -122,6 +124,44 @@ ATTRIBUTES_BY_TAG.set('img', new Set([...(ATTRIBUTES_BY_TAG.get('img') ?? []), '
 
 /** Attributes that hold URLs. */
 const URL_ATTRIBUTES = new Set(['href', 'src', 'cite', 'longdesc', 'srcset', 'img', 'image', 'poster']);
+/**
+ * Props whose documented form is a data literal (docs.page `<Tabs values={[{ label: 'JS', value: 'js' }]}>`,
+ * Mintlify `tags={["Feature", "Fix"]}`): read as JSON5 (data, nothing runs) and passed as the string the component
+ * takes. A literal that is not of the expected shape is removed like any expression.
+ */
+const DATA_PROPS: Readonly<Record<string, Readonly<Record<string, (data: unknown) => string | undefined>>>> = {
+  Tabs: { values: tabValues },
+  Update: { tags: commaList },
+  ParamField: { pre: commaList, post: commaList },
+  ResponseField: { pre: commaList, post: commaList },
+  Prompt: { actions: commaList },
+};
+const MAX_DATA_LITERAL = 10_000;
+
+/** `["a", 1]` -> `a, 1`. */
+function commaList(data: unknown): string | undefined {
+  if (!Array.isArray(data) || !data.every((item) => typeof item === 'string' || typeof item === 'number')) return undefined;
+  return data.join(', ');
+}
+
+/** docs.page's tab list, `[{ label, value }]` -> the JSON <Tabs> reads. */
+function tabValues(data: unknown): string | undefined {
+  if (!Array.isArray(data)) return undefined;
+  const tabs = data.filter((item): item is { label: string; value: string } => typeof item?.label === 'string' && typeof item?.value === 'string');
+  return tabs.length === data.length ? JSON.stringify(tabs.map(({ label, value }) => ({ label, value }))) : undefined;
+}
+
+/** An expression attribute's value as a {@link DATA_PROPS} string, or undefined. */
+function dataProp(tag: string, name: string, expression: string): string | undefined {
+  const convert = DATA_PROPS[tag]?.[name];
+  if (!convert || expression.length > MAX_DATA_LITERAL) return undefined;
+  try {
+    return convert(JSON5.parse(expression));
+  } catch {
+    return undefined;
+  }
+}
+
 const LITERAL_EXPRESSION = /^\s*(?:true|false|null|-?\d+(?:\.\d+)?|"[^"\\\n]*"|'[^'\\\n]*')\s*$/;
 const COMMENT_EXPRESSION = /^\s*\/\*[\s\S]*\*\/\s*$/;
 
@@ -208,12 +248,16 @@ function filterAttributes(tag: string, component: boolean, attributes: JsxAttrib
     const name = normaliseAttributeName(attribute.name);
     let value = attribute.value;
     if (value !== null && value !== undefined && typeof value === 'object') {
-      if (!LITERAL_EXPRESSION.test(value.value)) {
+      if (LITERAL_EXPRESSION.test(value.value)) {
+        kept.push(attribute);
+        continue;
+      }
+      const data = component ? dataProp(tag, attribute.name, value.value) : undefined;
+      if (data === undefined) {
         messages.push(`expression attribute \`${attribute.name}={${value.value}}\` removed from <${tag}>`);
         continue;
       }
-      kept.push(attribute);
-      continue;
+      value = data;
     }
     if (/^on/.test(name) || name === 'style' || name === 'srcdoc' || name === 'formaction') {
       messages.push(`attribute \`${attribute.name}\` removed from <${tag}>`);

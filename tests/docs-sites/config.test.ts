@@ -445,6 +445,18 @@ describe('loadConfig: problems visible from the configuration alone', () => {
     expect(loaded.config.scripts.vendorSiteVerification).toBe('abc123');
     expect(loaded.config.search).toEqual({});
   });
+  it('sidebar and anchor icons that draw nothing, with the closest names (images, URLs and known names pass)', async () => {
+    const text = json({
+      sidebar: [{ group: 'A', icon: 'rocet', pages: [{ title: 'P', href: '/p', icon: 'docker' }, { group: 'B', icon: 'fa-brands fa-githbu', pages: [] }] }],
+      anchors: [{ icon: 'boook', title: 'Blog', href: '/blog' }, { icon: '/logo.svg', title: 'Logo', href: '/' }],
+    });
+    const loaded = await loadConfig(site({ 'docs.json': text }));
+    expect(loaded.problems.map(formatProblem)).toEqual([
+      expect.stringMatching(/^docs\.json:5:7 {2}warning {2}sidebar\[0\]\.icon {2}unknown icon `rocet`: .*did you mean `rocket`/),
+      expect.stringMatching(/ {2}sidebar\[0\]\.pages\[1\]\.icon {2}unknown icon `fa-brands fa-githbu`: .*did you mean `github`/),
+      expect.stringMatching(/ {2}anchors\[0\]\.icon {2}unknown icon `boook`: .*did you mean `book`/),
+    ]);
+  });
 });
 
 describe('problem formats', () => {

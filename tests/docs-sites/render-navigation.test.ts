@@ -67,10 +67,15 @@ describe('sidebar', () => {
     const label = full.page('/en/quickstart').select('li.sidebar-group > a.sidebar-group-label')!;
     expect([label.text.trim(), label.attr('href')]).toEqual(['Getting started', `${BASE}/en/introduction`]);
   });
-  it('`icon`: icon-library slug on groups and pages', () => {
+  it('`icon`: icon-library slug on groups and pages, drawn as Lucide outlines, else from Font Awesome (brands)', () => {
     const page = full.page('/en/quickstart');
-    expect(page.select('li.sidebar-group[data-icon=rocket] > .sidebar-group-label svg')).toBeDefined();
-    expect(page.select('li.sidebar-item[data-icon=bolt] svg')).toBeDefined();
+    const drawn = (selector: string) => {
+      const svg = page.select(selector);
+      return svg && { class: svg.attr('class'), icon: svg.attr('data-icon'), paths: svg.selectAll('path, circle, rect, polyline, line').length > 0 };
+    };
+    expect(drawn('li.sidebar-group[data-icon=rocket] > .sidebar-group-label svg')).toEqual({ class: 'nav-icon', icon: undefined, paths: true });
+    expect(drawn('li.sidebar-item[data-icon=bolt] svg')).toEqual({ class: 'nav-icon', icon: undefined, paths: true });
+    expect(drawn('li.sidebar-item[data-icon=docker] svg')).toEqual({ class: 'docs-icon nav-icon', icon: 'fa6-brands:docker', paths: true });
   });
   it('the current page is marked; external page items leave the site', () => {
     const page = full.page('/en/quickstart');

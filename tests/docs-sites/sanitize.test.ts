@@ -251,6 +251,45 @@ describe('attributes', () => {
     ]);
     expect(audit('<Card title={"a" + x}>C</Card>')).toEqual(['1:1 expression attribute `title={"a" + x}` removed from <Card>']);
   });
+  it('reads the data literals the vendors document (Tabs values, tags, pre/post, actions) as strings, and nothing else', () => {
+    const source = [
+      "<Tabs values={[{ label: 'JavaScript', value: 'js' }, { label: \"Dart\", value: 'dart', },]}>T</Tabs>",
+      '',
+      '<Update label="v1" tags={["Feature", "Fix"]}>U</Update>',
+      '',
+      '<ResponseField name="id" pre={["beta", 2]} post={[]}>R</ResponseField>',
+      '',
+      '<Prompt actions={["copy", "cursor"]}>P</Prompt>',
+    ].join('\n');
+    expect(one(source, 'Tabs')).toEqual({ values: '[{"label":"JavaScript","value":"js"},{"label":"Dart","value":"dart"}]', children: 'T' });
+    expect(one(source, 'Update')).toEqual({ label: 'v1', tags: 'Feature, Fix', children: 'U' });
+    expect(one(source, 'ResponseField')).toEqual({ name: 'id', pre: 'beta, 2', post: '', children: 'R' });
+    expect(one(source, 'Prompt')).toEqual({ actions: 'copy, cursor', children: 'P' });
+    expect(audit(source)).toEqual([]);
+    // Code, the wrong shape, or a data literal on another prop is removed like any expression.
+    const refused = [
+      '<Tabs values={[{ label: fetch("/x"), value: "js" }]}>T</Tabs>',
+      '',
+      '<Update tags={[{ a: 1 }]}>U</Update>',
+      '',
+      '<Tabs values={[{ label: "JS" }]}>T</Tabs>',
+      '',
+      '<Card title={["a"]}>C</Card>',
+      '',
+      `<Update tags={[${'"x",'.repeat(3000)}]}>U</Update>`,
+    ].join('\n');
+    const elements = render(refused);
+    expect(find(elements, 'Tabs').map((element) => element.props)).toEqual([{ children: 'T' }, { children: 'T' }]);
+    expect(find(elements, 'Update').map((element) => element.props)).toEqual([{ children: 'U' }, { children: 'U' }]);
+    expect(one(refused, 'Card')).toEqual({ children: 'C' });
+    expect(audit(refused).map((message) => message.slice(0, 40))).toEqual([
+      '1:1 expression attribute `values={[{ lab',
+      '3:1 expression attribute `tags={[{ a: 1 ',
+      '5:1 expression attribute `values={[{ lab',
+      '7:1 expression attribute `title={["a"]}`',
+      '9:1 expression attribute `tags={["x","x"',
+    ]);
+  });
   it('checks and rewrites URL attributes: href and cite as links, the rest as media', () => {
     const source = [
       '<a href="setup.mdx" title="t">ok</a>',

@@ -48,6 +48,19 @@ function decodeMeta(encoded: string): TabMeta {
   }
 }
 
+/** docs.page's Tabs `values` (JSON `[{ label, value }]`) as value -> label; empty when absent or not that shape. */
+export function valueLabels(json: string | undefined): Map<string, string> {
+  const labels = new Map<string, string>();
+  if (json === undefined) return labels;
+  try {
+    const list: unknown = JSON.parse(json);
+    if (Array.isArray(list)) for (const item of list) if (typeof item?.value === 'string' && typeof item.label === 'string') labels.set(item.value, item.label);
+  } catch {
+    // Not JSON: no labels.
+  }
+  return labels;
+}
+
 /** Top-level <Tab> sections of the HTML. */
 export function splitTabs(html: string): Split {
   const panels: Panel[] = [];
