@@ -5,6 +5,7 @@ import JSON5 from 'json5';
 import type { MdastPluginDefinition } from 'satteri';
 import { LINK_SCHEMES, MEDIA_SCHEMES, schemeOf } from '../config/schema/common.ts';
 import { decodeTokens, hasToken } from './variables.ts';
+import { embedAsComponent } from './embeds.ts';
 import { iconProblem, isIconName } from '../src/components/mdx/icons.ts';
 
 /**
@@ -325,6 +326,8 @@ type Verdict =
   | { action: 'remove'; messages: string[] }
   | { action: 'unwrap'; messages: string[] }
   | { action: 'attributes'; attributes: JsxAttribute[]; messages: string[] }
+  /** The element becomes this component, without its children (embeds.ts). */
+  | { action: 'component'; name: string; attributes: JsxAttribute[]; messages: string[] }
   | { action: 'set'; set: Record<string, unknown>; messages: string[] }
   | { action: 'keep'; messages: string[] };
 
@@ -346,6 +349,11 @@ function judge(node: AnyNode, page: PageContext): Verdict {
       const component = /^[A-Z]/.test(name) || name.includes('.');
       if (component && !COMPONENT_PROPS.has(name)) return { action: 'unwrap', messages: [`unknown component <${name}>: its content is shown without it`] };
       const tag = name.toLowerCase();
+      const embed = component ? undefined : embedAsComponent(tag, node);
+      if (embed) {
+        const { kept, messages } = filterAttributes(embed.name, true, embed.attributes, page);
+        return { action: 'component', name: embed.name, attributes: kept, messages };
+      }
       if (!component && DROPPED_TAGS.has(tag)) return { action: 'remove', messages: [`<${name}> is not allowed; removed with its content`] };
       if (!component && !ALLOWED_TAGS.has(tag)) return { action: 'unwrap', messages: [`<${name}> is not allowed; its content is kept`] };
       const { kept, messages } = filterAttributes(component ? name : tag, component, node.attributes ?? [], page);
@@ -415,6 +423,7 @@ export function auditTree(tree: AnyNode, options: SanitizeOptions, pageFile: str
       if (verdict.messages.length === 0 && start && end) findings.push({ severity: 'warning', message: '', removed: { start: start.offset, end: end.offset } });
       return;
     }
+    if (verdict.action === 'component') return;
     for (const child of node.children ?? []) walk(child);
   };
   walk(tree);
@@ -432,6 +441,8 @@ function clean(node: AnyNode, page: PageContext): AnyNode[] {
       return children();
     case 'attributes':
       return [{ type: node.type, name: node.name, attributes: verdict.attributes, children: children() }];
+    case 'component':
+      return [{ type: node.type, name: verdict.name, attributes: verdict.attributes, children: [] }];
     default: {
       const copy = { ...node, ...(verdict.action === 'set' ? verdict.set : {}) };
       if (Array.isArray(node.children)) copy.children = children();

@@ -347,6 +347,44 @@ describe('attributes', () => {
   });
 });
 
+describe('media written as HTML (Mintlify)', () => {
+  it('a YouTube or Vimeo iframe is read as the YouTube or Vimeo facade; other iframes stay refused', () => {
+    const source = [
+      '<iframe className="w-full aspect-video" src="https://www.youtube.com/embed/4KzFe50RQkQ" title="YouTube video player" frameBorder="0" allowFullScreen></iframe>',
+      '',
+      '<iframe src="https://player.vimeo.com/video/253989945?h=1" width="640"></iframe>',
+      '',
+      '<iframe src="https://www.youtube.com.evil.example/embed/4KzFe50RQkQ"></iframe>',
+      '',
+      '<iframe src="https://www.loom.com/embed/abc"></iframe>',
+    ].join('\n');
+    const elements = render(source);
+    expect(types(elements)).toEqual(['YouTube', 'Vimeo']);
+    expect(find(elements, 'YouTube')[0]!.props).toEqual({ id: 'https://www.youtube.com/embed/4KzFe50RQkQ', title: 'YouTube video player' });
+    expect(find(elements, 'Vimeo')[0]!.props).toEqual({ id: 'https://player.vimeo.com/video/253989945?h=1' });
+    expect(audit(source)).toEqual(['5:1 <iframe> is not allowed; removed with its content', '7:1 <iframe> is not allowed; removed with its content']);
+  });
+  it('a <video> is read as the Video component (its own src or its first <source>), its URL checked like any', () => {
+    const source = [
+      '<video autoPlay muted loop playsInline className="w-full" src="/clip.mp4" poster="https://e.com/p.png"></video>',
+      '',
+      '<video controls>',
+      '  <source src="https://cdn.example.com/demo.webm" type="video/webm" />',
+      '  Your browser cannot play this video.',
+      '</video>',
+      '',
+      '<video src="javascript:alert(1)" autoplay></video>',
+    ].join('\n');
+    const videos = find(render(source), 'Video').map((element) => element.props);
+    expect(videos).toEqual([
+      { autoPlay: true, muted: true, loop: true, playsInline: true, src: '/acme/widgets/clip.mp4', poster: 'https://e.com/p.png' },
+      { controls: true, src: 'https://cdn.example.com/demo.webm', type: 'video/webm' },
+      { autoPlay: true },
+    ]);
+    expect(audit(source)).toEqual(['8:1 attribute `src` removed from <Video>: a `javascript:` URL is not allowed']);
+  });
+});
+
 describe('Markdown links and images', () => {
   it('unwraps links and drops images and definitions whose URL is refused', () => {
     const source = '[Bad](javascript:alert(1)) and [ok][ref] and ![x](data:image/png;base64,AAAA)\n\n[ref]: vbscript:x\n\n[good]: setup.mdx';
