@@ -28,7 +28,7 @@ export function markdownConfig(): NonNullable<AstroInlineConfig['markdown']> {
   return {
     syntaxHighlight: { type: 'shiki', excludeLangs: ['math', 'mermaid'] },
     shikiConfig: {
-      themes: { light: 'github-light', dark: 'github-dark-default' },
+      themes: { light: 'github-light-high-contrast', dark: 'github-dark-default' },
       defaultColor: false,
       langAlias: { ...LANGUAGE_ALIASES },
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
