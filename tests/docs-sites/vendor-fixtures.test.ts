@@ -54,6 +54,7 @@ describe.for([
     expect(site.result.problems.length).toBeGreaterThan(0);
     expect(site.result.problems.filter((problem) => !problem.message.includes(`${vendor}'s`))).toEqual([]);
     expect(builtRoutes(site)).toEqual([...routes].sort());
+    if (vendor === 'docs.page') expect(site.page('/').select('.prose p')?.text).toMatch(/^Version 2\.4\.0\. /);
     expect(site.result.pages).toBe(routes.length);
   });
 });
@@ -150,6 +151,22 @@ async function copied(index: number): Promise<string> {
   return page.evaluate(() => navigator.clipboard.readText());
 }
 declare const navigator: any;
+
+/** On a 320px-wide screen: does the page scroll sideways, and is every header control inside the screen? */
+async function headerAt320(route: string) {
+  await page.setViewportSize({ width: 320, height: 700 });
+  try {
+    await visit(route);
+    return await page.evaluate(() => ({
+      scrollsSideways: document.documentElement.scrollWidth > window.innerWidth,
+      outside: [...document.querySelectorAll('.site-header a, .site-header button')]
+        .filter((el: any) => el.getClientRects().length > 0 && el.getBoundingClientRect().right > window.innerWidth)
+        .map((el: any) => el.getAttribute('aria-label') ?? el.textContent.trim()),
+    }));
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+}
 
 async function mermaidDrawn() {
   await page.waitForSelector('figure[data-mermaid="drawn"] svg', { timeout: 20_000 });
@@ -259,6 +276,10 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'docs.page repository in a browser
     expect(await mermaidDrawn()).toEqual({ role: 'graphics-document document', labelled: true, nodes: 5 });
     await visit('/markdown/code-blocks');
     expect(await copied(0)).toBe('const port = 8080;\nexport default { port };');
+  });
+
+  it('on a 320px screen the header (call to action, code host, theme toggle) fits without sideways scrolling', async () => {
+    expect(await headerAt320('/')).toEqual({ scrollsSideways: false, outside: [] });
   });
 
   it('every page has no serious or critical axe-core violation, light and dark', { timeout: 180_000 }, async () => {
@@ -377,6 +398,10 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'Mintlify repository in a browser'
     expect(await page.locator('.katex-error').count()).toBe(0);
     await visit('/writing/code');
     expect(await copied(1)).toBe('const port = 8080;');
+  });
+
+  it('on a 320px screen the header (a link, call to action, code host, theme toggle) fits without sideways scrolling', async () => {
+    expect(await headerAt320('/')).toEqual({ scrollsSideways: false, outside: [] });
   });
 
   it('every page has no serious or critical axe-core violation, light and dark', { timeout: 240_000 }, async () => {
