@@ -287,6 +287,8 @@ export interface AliasOptions {
 
 interface Converted {
   sets: [PathSegment[], unknown][];
+  /** Set once every key is read, only where nothing is set (no conflict): the home redirect of a navigation. */
+  defaults?: [PathSegment[], unknown][];
   /** Our path -> the file's path, finer than the key (a sidebar page -> its entry in `navigation`). */
   origins?: [PathSegment[], PathSegment[]][];
   notes?: string[];
@@ -358,6 +360,7 @@ export function applyAliases(input: Record<string, unknown>, options: AliasOptio
   /** Paths set from vendor keys -> the use that set them. */
   const placed = new Map<string, AliasUse>();
   const origins = new Map<string, { from: PathSegment[]; exact: boolean }>();
+  const defaults: { target: PathSegment[]; value: unknown; from: PathSegment[] }[] = [];
 
   for (const entry of VENDOR_KEYS) {
     const from = splitKey(entry.key);
@@ -382,6 +385,7 @@ export function applyAliases(input: Record<string, unknown>, options: AliasOptio
     else converted = { sets: [[ours, value]] };
     use.converted = (entry.convert !== undefined && !VALUE_FIXES.has(entry.convert)) || converted.sets.some(([, v]) => v !== value);
     use.notes.push(...(converted.notes ?? []));
+    for (const [target, value] of converted.defaults ?? []) defaults.push({ target, value, from });
 
     for (const [target, targetValue] of converted.sets) {
       const existing = getAt(data, target);
@@ -397,6 +401,11 @@ export function applyAliases(input: Record<string, unknown>, options: AliasOptio
       if (!origins.has(keyOf(target))) origins.set(keyOf(target), { from, exact: !entry.convert && !entry.when });
     }
     if (use.to.length > 0) for (const [ourPath, fromPath] of converted.origins ?? []) origins.set(keyOf(ourPath), { from: fromPath, exact: false });
+  }
+  for (const { target, value, from } of defaults) {
+    if (takenAt(data, target)) continue;
+    setAt(data, target, value);
+    origins.set(keyOf(target), { from, exact: false });
   }
 
   return {
@@ -701,6 +710,23 @@ class NavigationBuilder {
     this.addGroups('default', out);
   }
 
+  /**
+   * Mintlify shows the navigation's first page at `/` when a site has no `index.mdx`: that page's route (a redirect
+   * from `/` keeps it working here), or undefined when the site has a home page or the navigation no page.
+   */
+  homeRedirect(): string | undefined {
+    if (this.dir === undefined || existsSync(join(this.dir, 'index.mdx'))) return undefined;
+    const first = (items: NavGroup['pages']): string | undefined => {
+      for (const item of items) {
+        const href = 'pages' in item ? first(item.pages) : item.href.startsWith('/') ? item.href : undefined;
+        if (href) return href;
+      }
+      return undefined;
+    };
+    const href = first(this.sidebar.get('default') ?? []);
+    return href === '/' ? undefined : href;
+  }
+
   sidebarValue(localeKeyed: boolean): unknown {
     if (!localeKeyed) return this.sidebar.get('default') ?? [];
     return Object.fromEntries(this.sidebar);
@@ -877,6 +903,8 @@ export const CONVERSIONS: Record<ConversionName, (value: unknown, ctx: Conversio
       sets.push([['sidebar'], nav.sidebarValue(localeKeyed)]);
       if (nav.anchors.length > 0) sets.push([['anchors'], nav.anchors]);
     }
-    return { sets, origins: nav.origins(sets), notes: [...nav.notes] };
+    const home = Array.isArray(value) || !(isObject(value) && Array.isArray(value.languages) && value.languages.length > 0) ? nav.homeRedirect() : undefined;
+    if (home) nav.notes.add(`there is no \`index.mdx\`: \`/\` redirects to the first page of the navigation, \`${home}\`, as Mintlify shows that page at \`/\``);
+    return { sets, origins: nav.origins(sets), notes: [...nav.notes], defaults: home ? [[['redirects', '/'], home]] : [] };
   },
 };

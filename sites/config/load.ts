@@ -12,6 +12,10 @@ export { formatProblem, formatProblems, formatSummary, hasErrors, shouldFail, ty
 
 /** Looked up at the root of a site's folder, in this order; the first one present is used. */
 export const CONFIG_FILES = ['docs.json', 'docs.yaml', 'docs.yml'] as const;
+/** Mintlify's former configuration file: read (as JSON, with its key names) when none of {@link CONFIG_FILES} is there. */
+export const MINT_JSON = 'mint.json';
+
+const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
 
 export interface LoadedConfig {
   /** The file read (`docs.json`, `docs.yaml`, `docs.yml`), or `null` when there is none (every default). */
@@ -43,11 +47,8 @@ export async function loadConfig(dir: string, options: LoadOptions = {}): Promis
 }
 
 export function loadConfigSync(dir: string, _options: LoadOptions = {}): LoadedConfig {
-  const present = CONFIG_FILES.filter((name) => {
-    const path = join(dir, name);
-    return existsSync(path) && statSync(path).isFile();
-  });
-  const file = present[0];
+  const present = CONFIG_FILES.filter((name) => isFile(join(dir, name)));
+  const file = present[0] ?? (isFile(join(dir, MINT_JSON)) ? MINT_JSON : undefined);
   if (file === undefined) {
     return { file: null, config: docsConfigSchema.parse({}), problems: [], locate: (path) => ({ file: 'docs.json', line: 1, column: 1, path: pathToString(path) }) };
   }
@@ -63,8 +64,12 @@ export function loadConfigSync(dir: string, _options: LoadOptions = {}): LoadedC
     problems.push({ severity: 'warning', file, line: 1, column: 1, path: '', message: 'The configuration file is named docs.yaml (docs.yml is read too): rename it' });
   }
 
+  if (file === MINT_JSON) {
+    problems.push({ severity: 'info', file, line: 1, column: 1, path: '', message: '`mint.json` is Mintlify\'s former configuration file: it is read as `docs.json` (run `docs migrate` to write one)' });
+  }
+
   const text = readFileSync(join(dir, file), 'utf8');
-  const parsed = parseSource(text, { file, format: file === 'docs.json' ? 'json' : 'yaml' });
+  const parsed = parseSource(text, { file, format: file.endsWith('.json') ? 'json' : 'yaml' });
   problems.push(...parsed.problems);
   const at = (path: readonly PathSegment[]) => ({ file, ...parsed.locate(path), path: pathToString(path) });
   const defaults = (): LoadedConfig => ({ file, config: docsConfigSchema.parse({}), problems, locate: at });

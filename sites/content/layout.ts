@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CONFIG_FILES } from '../config/load.ts';
+import { CONFIG_FILES, MINT_JSON } from '../config/load.ts';
 
 /** Folders never searched for pages or assets (dot folders are skipped too). */
 export const SKIPPED_DIRS = new Set(['node_modules']);
@@ -12,12 +12,14 @@ export const PAGES_FOLDER = 'docs';
  * - `plain`: the folder is the site: the configuration file and the pages are in it (`quickstart.mdx` -> `/quickstart`).
  * - `docs-page`: docs.page's layout: the configuration file at the folder, pages and assets under its `docs/`
  *   folder (`docs/quickstart.mdx` -> `/quickstart`, `docs/assets/a.png` -> `/assets/a.png`).
+ * - `docs-folder`: a repository whose site is its `docs/` folder (a Mintlify monorepo: `docs/docs.json` beside
+ *   `docs/quickstart.mdx`): no configuration file at the folder, one in `docs/`; everything is read from there.
  */
-export type LayoutKind = 'plain' | 'docs-page';
+export type LayoutKind = 'plain' | 'docs-page' | 'docs-folder';
 
 export interface SiteLayout {
   kind: LayoutKind;
-  /** The folder given (absolute): where the configuration file is read from. */
+  /** Where the configuration file is read from (absolute): the folder given, or its `docs/` folder (`docs-folder`). */
   dir: string;
   /**
    * The absolute folder pages and assets are read from (`dir`, or `dir/docs`). Routes, asset URLs and the paths
@@ -28,7 +30,7 @@ export interface SiteLayout {
   prefix: string;
   /** A file relative to `root` as named from the folder given (problems): `quickstart.mdx` -> `docs/quickstart.mdx`. */
   display(file: string): string;
-  /** Absolute paths of the configuration files that may exist (`dir/docs.json`, `dir/docs.yaml`, `dir/docs.yml`). */
+  /** Absolute paths of the configuration files that may exist (`dir/docs.json`, `dir/docs.yaml`, `dir/docs.yml`, `dir/mint.json`). */
   configFiles: string[];
 }
 
@@ -67,14 +69,22 @@ function hasTopLevelPage(folder: string): boolean {
  * Where a site's pages are: the one rule for reading, checking, building (assets included), hosting and the dev
  * server's watcher. A folder is a docs.page repository when it has a configuration file (`docs.json`,
  * `docs.yaml`), no page of its own at its top level, and a `docs/` folder holding pages: pages and assets are then
- * read from `docs/`, as docs.page does. Any other folder is the site itself.
+ * read from `docs/`, as docs.page does. A folder with no configuration file and no page of its own whose `docs/`
+ * folder has both is that folder's site (`docs-folder`). Any other folder is the site itself.
  */
 export function siteLayout(dir: string): SiteLayout {
   const absolute = resolve(dir);
-  const configFiles = CONFIG_FILES.map((name) => join(absolute, name));
+  const configFiles = [...CONFIG_FILES, MINT_JSON].map((name) => join(absolute, name));
   const pagesFolder = join(absolute, PAGES_FOLDER);
+  const prefix = `${PAGES_FOLDER}/`;
+  const display = (file: string) => `${prefix}${file}`;
+  if (!configFiles.some(isFile)) {
+    const nested = [...CONFIG_FILES, MINT_JSON].map((name) => join(pagesFolder, name));
+    if (!hasTopLevelPage(absolute) && nested.some(isFile) && holdsPages(pagesFolder)) {
+      return { kind: 'docs-folder', dir: pagesFolder, root: pagesFolder, prefix, display, configFiles: nested };
+    }
+  }
   const docsPage = configFiles.some(isFile) && !hasTopLevelPage(absolute) && holdsPages(pagesFolder);
   if (!docsPage) return { kind: 'plain', dir: absolute, root: absolute, prefix: '', display: (file) => file, configFiles };
-  const prefix = `${PAGES_FOLDER}/`;
-  return { kind: 'docs-page', dir: absolute, root: pagesFolder, prefix, display: (file) => `${prefix}${file}`, configFiles };
+  return { kind: 'docs-page', dir: absolute, root: pagesFolder, prefix, display, configFiles };
 }

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import { loadConfig, validateFrontmatter } from '../config/load.ts';
+import { loadConfig, validateFrontmatter, type LoadedConfig } from '../config/load.ts';
 import type { ConfigLocator } from '../config/semantics.ts';
 import { routeOfFile } from '../config/routes.ts';
 import type { DocsConfig } from '../config/schema/index.ts';
@@ -56,6 +56,13 @@ export async function listFiles(dir: string, ignore: string[] = []): Promise<str
   return out.sort();
 }
 
+/** A configuration read from the `docs/` folder (`docs-folder` layout) names its file as seen from the folder given. */
+function inLayout(loaded: LoadedConfig, layout: SiteLayout): LoadedConfig {
+  if (layout.kind !== 'docs-folder') return loaded;
+  const named = <T extends { file: string }>(value: T): T => ({ ...value, file: layout.display(value.file) });
+  return { ...loaded, file: loaded.file && layout.display(loaded.file), problems: loaded.problems.map(named), locate: (path) => named(loaded.locate(path)) };
+}
+
 /**
  * Reads a site: `docs.json`/`docs.yaml` (invalid values fall back to defaults, each a problem) and every
  * `**\/*.mdx` page with its frontmatter validated, from where {@link siteLayout} finds them (the folder, or its
@@ -65,7 +72,7 @@ export async function listFiles(dir: string, ignore: string[] = []): Promise<str
  */
 export async function readSite(dir: string, options: ReadOptions = {}): Promise<SiteSource> {
   const layout = siteLayout(dir);
-  const loaded = await loadConfig(layout.dir, { strict: options.strict ?? false });
+  const loaded = inLayout(await loadConfig(layout.dir, { strict: options.strict ?? false }), layout);
   const problems: Problem[] = [...loaded.problems];
   const files = (await listFiles(layout.root, options.ignore)).filter((file) => file.toLowerCase().endsWith('.mdx'));
   const pages: SourcePage[] = [];

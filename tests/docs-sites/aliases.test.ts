@@ -13,7 +13,7 @@ import { docsJsonSchemaText } from '../../sites/config/json-schema.ts';
 import { loadConfig, validateFrontmatter } from '../../sites/config/load.ts';
 import { formatProblem, formatSummary, shouldFail, type Problem } from '../../sites/config/problems.ts';
 import { docsConfigSchema, type DocsConfig } from '../../sites/config/schema/index.ts';
-import { FIXTURES, parseHtml, runDocsCli } from '../helpers/docs.ts';
+import { buildFixture, FIXTURES, parseHtml, runDocsCli } from '../helpers/docs.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -267,6 +267,21 @@ describe('values written differently there', () => {
       { group: 'Get Started', tab: 'guides', pages: [{ title: 'Introduction', href: '/introduction' }] },
       { group: 'Endpoints', tab: 'api-reference', pages: [{ title: 'Overview', href: '/api-reference/overview' }] },
     ]);
+  });
+
+  it('a repository with only mint.json builds from it: its navigation, and `/` redirecting to its first page as Mintlify shows it', { timeout: 120_000 }, async () => {
+    const site = await buildFixture('config-mint-json', { files: { 'logo/light.svg': SVG, 'logo/dark.svg': SVG, 'favicon.svg': SVG }, strict: true });
+    const notes = site.result.problems.map((p) => `${p.file} ${p.severity} ${p.message}`);
+    expect(notes.filter((note) => !note.startsWith('mint.json info'))).toEqual([]);
+    expect(notes).toContain("mint.json info `mint.json` is Mintlify's former configuration file: it is read as `docs.json` (run `docs migrate` to write one)");
+    expect(notes).toContain('mint.json info `navigation`: there is no `index.mdx`: `/` redirects to the first page of the navigation, `/introduction`, as Mintlify shows that page at `/`');
+    expect(JSON.parse(site.file('_redirects.json'))).toEqual({ '/': '/introduction', '/start': '/quickstart' });
+    expect(site.page('/introduction').selectAll('.sidebar-nav a').map((a) => a.attr('href'))).toEqual(expect.arrayContaining(['/introduction', '/quickstart']));
+    // With a home page of its own, `/` is that page.
+    const withHome = await buildFixture('config-mint-json', { files: { 'index.mdx': '# Home\n', 'logo/light.svg': SVG, 'logo/dark.svg': SVG, 'favicon.svg': SVG } });
+    expect(JSON.parse(withHome.file('_redirects.json'))).toEqual({ '/start': '/quickstart' });
+    expect(withHome.page('/').select('h1')?.text).toBe('Home');
+    expect(withHome.result.problems.map((p) => p.message).join('\n')).not.toContain('redirects to the first page');
   });
 
   it('a broken link of the navigation is reported at its entry in the file', async () => {
@@ -654,7 +669,8 @@ header:
     "vendorAnalytics": "G-ABC123"
   },
   "redirects": {
-    "/start": "/quickstart"
+    "/start": "/quickstart",
+    "/": "/introduction"
   }
 }
 `);
@@ -690,6 +706,8 @@ header:
     expect(stderr).toContain("docs.json:7:5  info  header.showGitHubCard  `header.showGitHubCard` is docs.page's name for `header.showCodeHostCard`: rename it (or run `docs migrate`)");
   });
 });
+
+const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8"/></svg>';
 
 describe("pages written for Mintlify: their frontmatter keys", () => {
   it('og:image is read as image; keys nothing here does are one note each, never a warning', () => {

@@ -1,7 +1,8 @@
 /**
  * Repository layouts (sites/content/layout.ts, docs/docs-sites.md "A site is a folder"): a folder is the site, or,
  * in docs.page's layout (docs.json at the root, no page of its own, pages in docs/), the pages and the files they
- * use are read from docs/ at the URLs docs.page gives them. One rule for reading, checking, building, hosting and
+ * use are read from docs/ at the URLs docs.page gives them; a repository with no configuration file whose docs/
+ * folder has one is that folder's site. One rule for reading, checking, building, hosting and
  * the dev server; and a site with no home page says so instead of building quietly.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,12 +37,16 @@ describe('siteLayout: where the pages are', () => {
     ['no configuration file', { 'docs/index.mdx': '# Home' }, 'plain'],
     ['a docs/ folder without pages', { 'docs.json': '{}', 'guide.mdx': '# Guide', 'docs/notes.md': '# Notes' }, 'plain'],
     ['a docs/ folder without pages, nor pages elsewhere', { 'docs.json': '{}', 'docs/logo.svg': '<svg/>' }, 'plain'],
+    ['no configuration file at the root; docs/ holds docs.json and the pages (a monorepo)', { 'package.json': '{}', 'docs/docs.json': '{}', 'docs/index.mdx': '# Home' }, 'docs-folder'],
+    ['docs/ holds mint.json and the pages', { 'README.md': '# Repo', 'docs/mint.json': '{}', 'docs/guides/a.mdx': '# A' }, 'docs-folder'],
+    ['docs/ holds a configuration file but the root has pages of its own', { 'index.mdx': '# Home', 'docs/docs.json': '{}', 'docs/a.mdx': '# A' }, 'plain'],
   ] as const)('%s: %s', (_what, files, kind) => {
     const dir = folder(files);
     const layout = siteLayout(dir);
     expect(layout.kind).toBe(kind);
-    expect(layout.root).toBe(kind === 'docs-page' ? join(dir, 'docs') : dir);
-    expect(layout.display('a/b.mdx')).toBe(kind === 'docs-page' ? 'docs/a/b.mdx' : 'a/b.mdx');
+    expect(layout.root).toBe(kind === 'plain' ? dir : join(dir, 'docs'));
+    expect(layout.dir).toBe(kind === 'docs-folder' ? join(dir, 'docs') : dir);
+    expect(layout.display('a/b.mdx')).toBe(kind === 'plain' ? 'a/b.mdx' : 'docs/a/b.mdx');
   });
 });
 
@@ -118,6 +123,25 @@ describe("a repository in docs.page's layout (tests/fixtures/layout-docs-page)",
       await server.close();
     }
   }, 30_000);
+});
+
+describe('a repository whose site is its docs/ folder (docs/docs.json, as Mintlify monorepos keep it)', () => {
+  it('builds from docs/ at the URLs Mintlify gives, and names files from the repository root', async () => {
+    const dir = folder({
+      'package.json': '{}',
+      'docs/docs.json': JSON.stringify({ name: 'Mono', navigation: { groups: [{ group: 'Start', pages: ['index', 'guides/setup'] }] }, logo: '/missing.svg' }, null, 2),
+      'docs/index.mdx': '# Home\n\n[Setup](/guides/setup)\n',
+      'docs/guides/setup.mdx': '---\ntitle: Setup\n---\n\n[Nowhere](/nowhere)\n',
+    });
+    expect((await lines(dir)).filter((line) => !line.includes('  info  '))).toEqual([
+      'docs/docs.json:14:3  warning  logo  No file `/missing.svg` in the `docs/` folder',
+      'docs/guides/setup.mdx:5:1  warning  Broken link `/nowhere`: no page at `/nowhere`',
+    ]);
+    const out = join(dir, 'out');
+    const built = await buildSite({ source: dir, out, cacheDir: join(dir, 'cache') });
+    expect(built.data.pages.map((page) => page.route).sort()).toEqual(['/', '/guides/setup']);
+    expect(built.data.config.name).toBe('Mono');
+  }, 60_000);
 });
 
 describe('the plain layout is unchanged (tests/fixtures/layout-plain: pages of its own and a docs/ section)', () => {
