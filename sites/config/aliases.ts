@@ -495,31 +495,33 @@ export const slug = (text: string) =>
 
 const OPENAPI_PAGE = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|WEBHOOK)\s+\S/i;
 
-/** A page's title as Mintlify shows it in the sidebar: frontmatter `sidebarTitle`, `title`, the first `#` heading, the file name. */
-function pageTitle(page: string, dir: string | undefined): string {
+/**
+ * A page as Mintlify shows it in the sidebar: its title (frontmatter `sidebarTitle`, `title`, the first `#` heading,
+ * else the file name) and its frontmatter `icon`.
+ */
+function pageEntry(page: string, dir: string | undefined): { title: string; icon?: string } {
   const clean = page.trim().replace(/^\/+/, '').replace(/\.mdx?$/, '');
-  if (dir) {
-    for (const file of [`${clean}.mdx`, `${clean}.md`, `docs/${clean}.mdx`]) {
-      const path = join(dir, file);
-      if (!existsSync(path)) continue;
-      try {
-        const text = readFileSync(path, 'utf8');
-        const frontmatter = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
-        const data: unknown = frontmatter ? parseYaml(frontmatter[1]!) : undefined;
-        const title = isObject(data) ? (str(data.sidebarTitle) ?? str(data.title)) : undefined;
-        if (title) return title.trim();
-        const heading = /^#[ \t]+(.+?)[ \t#]*$/m.exec(frontmatter ? text.slice(frontmatter[0].length) : text);
-        if (heading) return heading[1]!.trim();
-      } catch {
-        // an unreadable page: titled by its name below
-      }
-      break;
+  let title: string | undefined;
+  let icon: string | undefined;
+  const file = dir ? [`${clean}.mdx`, `${clean}.md`, `docs/${clean}.mdx`].map((name) => join(dir, name)).find((path) => existsSync(path)) : undefined;
+  if (file) {
+    try {
+      const text = readFileSync(file, 'utf8');
+      const frontmatter = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+      const data: unknown = frontmatter ? parseYaml(frontmatter[1]!) : undefined;
+      icon = isObject(data) ? str(data.icon)?.trim() : undefined;
+      title = (isObject(data) ? (str(data.sidebarTitle) ?? str(data.title)) : undefined) ?? /^#[ \t]+(.+?)[ \t#]*$/m.exec(frontmatter ? text.slice(frontmatter[0].length) : text)?.[1];
+    } catch {
+      // an unreadable page: titled by its name below
     }
   }
-  const segments = clean.split('/');
-  const name = segments.at(-1) === 'index' ? (segments.at(-2) ?? 'Home') : (segments.at(-1) ?? clean);
-  const words = name.replace(/[-_]+/g, ' ').trim();
-  return words ? words[0]!.toUpperCase() + words.slice(1) : 'Home';
+  if (!title?.trim()) {
+    const segments = clean.split('/');
+    const name = segments.at(-1) === 'index' ? (segments.at(-2) ?? 'Home') : (segments.at(-1) ?? clean);
+    const words = name.replace(/[-_]+/g, ' ').trim();
+    title = words ? words[0]!.toUpperCase() + words.slice(1) : 'Home';
+  }
+  return { title: title.trim(), ...(icon ? { icon } : {}) };
 }
 
 interface NavGroup {
@@ -557,7 +559,7 @@ class NavigationBuilder {
         this.notes.add('OpenAPI endpoint pages (`GET /users`) have no page here: they are left out of the sidebar');
         return undefined;
       }
-      const page = { title: pageTitle(value, this.dir), href: pageRoute(value) };
+      const page = { ...pageEntry(value, this.dir), href: pageRoute(value) };
       this.fromOf.set(page, from);
       return page;
     }

@@ -9,10 +9,14 @@ const RENAMED: Readonly<Record<string, { vendor: string; ours: string }>> = {
   'og:image': { vendor: 'Mintlify', ours: 'image' },
 };
 
+/** Their frontmatter keys read only by Mintlify's navigation (aliases.ts, `pageEntry`), and our sidebar key for each. */
+const READ_BY_NAVIGATION: Readonly<Record<string, { does: string; ours: string }>> = {
+  sidebarTitle: { does: "the page's title in the sidebar", ours: 'title' },
+  icon: { does: "the page's icon in the sidebar", ours: 'icon' },
+};
+
 /** Their frontmatter keys that nothing here does, and what each does there. */
 const IGNORED: Readonly<Record<string, { vendor: string; does: string }>> = {
-  sidebarTitle: { vendor: 'Mintlify', does: "the page's title in the sidebar (read when docs.json's navigation is Mintlify's)" },
-  icon: { vendor: 'Mintlify', does: "the page's icon in the sidebar" },
   iconType: { vendor: 'Mintlify', does: "the style of the page's sidebar icon" },
   mode: { vendor: 'Mintlify', does: "the page's layout (wide, custom, center, frame)" },
   tag: { vendor: 'Mintlify', does: 'a badge beside the page in the sidebar' },
@@ -40,11 +44,14 @@ export function applyFrontmatterAliases(data: Record<string, unknown>): { data: 
   const notes: FrontmatterNote[] = [];
   for (const [key, value] of Object.entries(data)) {
     const renamed = RENAMED[key];
+    const navigation = READ_BY_NAVIGATION[key];
     const ignored = IGNORED[key] ?? (/^(og|twitter):/.test(key) ? { vendor: 'Mintlify', does: 'a meta tag of the page (set by the site here)' } : undefined);
     if (renamed) {
       const kept = renamed.ours in data;
       if (!kept) out[renamed.ours] = value;
       notes.push({ key, message: `\`${key}\` is ${renamed.vendor}'s name for \`${renamed.ours}\`: rename it${kept ? ` (ignored: \`${renamed.ours}\` is set)` : ''}` });
+    } else if (navigation) {
+      notes.push({ key, message: `\`${key}\` is Mintlify's setting for ${navigation.does}: read when docs.json's navigation is Mintlify's (a sidebar of ours sets the entry's \`${navigation.ours}\`)` });
     } else if (ignored) {
       notes.push({ key, message: `\`${key}\` is ${ignored.vendor}'s setting for ${ignored.does}; nothing here does that (ignored)` });
     } else if (!(key in out)) {

@@ -211,7 +211,7 @@ describe('values written differently there', () => {
           ],
         },
       },
-      { 'quickstart.mdx': '---\ntitle: Quick start\nsidebarTitle: Quickstart\n---\n\nGo.\n', 'index.mdx': '# Welcome home\n' },
+      { 'quickstart.mdx': '---\ntitle: Quick start\nsidebarTitle: Quickstart\nicon: bolt\n---\n\nGo.\n', 'index.mdx': '# Welcome home\n' },
     );
     expect(config.tabs).toEqual([
       { id: 'guides', title: 'Guides', href: '/' },
@@ -225,7 +225,7 @@ describe('values written differently there', () => {
         icon: 'rocket',
         pages: [
           { title: 'Welcome home', href: '/' },
-          { title: 'Quickstart', href: '/quickstart' },
+          { title: 'Quickstart', href: '/quickstart', icon: 'bolt' },
           { group: 'More', pages: [{ title: 'Deep', href: '/guides/deep' }] },
         ],
       },
@@ -726,8 +726,8 @@ describe("pages written for Mintlify: their frontmatter keys", () => {
     const { data, problems } = validateFrontmatter('quickstart.mdx', page);
     expect(data).toEqual({ title: 'Quickstart', image: '/images/cover.png' });
     expect(problems.map(formatProblem)).toEqual([
-      "quickstart.mdx:3:1  info  sidebarTitle  `sidebarTitle` is Mintlify's setting for the page's title in the sidebar (read when docs.json's navigation is Mintlify's); nothing here does that (ignored)",
-      "quickstart.mdx:4:1  info  icon  `icon` is Mintlify's setting for the page's icon in the sidebar; nothing here does that (ignored)",
+      "quickstart.mdx:3:1  info  sidebarTitle  `sidebarTitle` is Mintlify's setting for the page's title in the sidebar: read when docs.json's navigation is Mintlify's (a sidebar of ours sets the entry's `title`)",
+      "quickstart.mdx:4:1  info  icon  `icon` is Mintlify's setting for the page's icon in the sidebar: read when docs.json's navigation is Mintlify's (a sidebar of ours sets the entry's `icon`)",
       "quickstart.mdx:5:1  info  mode  `mode` is Mintlify's setting for the page's layout (wide, custom, center, frame); nothing here does that (ignored)",
       "quickstart.mdx:6:1  info  og:image  `og:image` is Mintlify's name for `image`: rename it",
       "quickstart.mdx:7:1  info  og:title  `og:title` is Mintlify's setting for a meta tag of the page (set by the site here); nothing here does that (ignored)",
