@@ -6,7 +6,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, launchChromium, NO_CHROMIUM, seriousViolations } from '../helpers/browser.ts';
+import { HAS_CHROMIUM, launchChromium, NO_CHROMIUM, refuseOtherOrigins, seriousViolations } from '../helpers/browser.ts';
 import { buildFixture } from '../helpers/docs.ts';
 import { serveStatic, type StaticServer } from '../helpers/static-server.ts';
 
@@ -36,14 +36,7 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'built-in components in a browser'
     server = await serveStatic(site.out);
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const origin = new URL(server.url('/')).origin;
-    await context.route(
-      (url) => url.origin !== origin,
-      (route) => {
-        external.push(route.request().url());
-        return route.abort('blockedbyclient');
-      },
-    );
+    await refuseOtherOrigins(context, new URL(server.url('/')).origin, (url) => external.push(url));
     context.on('weberror', (error) => errors.push(String(error.error())));
     page = await context.newPage();
   }, 180_000);

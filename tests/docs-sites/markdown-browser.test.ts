@@ -9,7 +9,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, launchChromium, NO_CHROMIUM, seriousViolations } from '../helpers/browser.ts';
+import { HAS_CHROMIUM, launchChromium, NO_CHROMIUM, policyViolations, recordPolicyViolations, refuseOtherOrigins, seriousViolations } from '../helpers/browser.ts';
 import { buildFixture, type BuiltSite } from '../helpers/docs.ts';
 import { serveStatic, type StaticServer } from '../helpers/static-server.ts';
 
@@ -38,19 +38,8 @@ interface Visit {
 async function open(route: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Visit> {
   const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 900 } });
   const session: Visit = { context, page: await context.newPage(), problems: [], external: [], broken: [] };
-  // Registered through the DevTools protocol, before the page's own scripts (the page's policy does not apply to it).
-  await context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event: any) => {
-      (window.__violations ??= []).push(`${event.violatedDirective} ${event.blockedURI}`);
-    });
-  });
-  await context.route(
-    (url) => url.origin !== server.origin,
-    (request) => {
-      session.external.push(request.request().url());
-      return request.abort('blockedbyclient');
-    },
-  );
+  await recordPolicyViolations(context);
+  await refuseOtherOrigins(context, server.origin, (url) => session.external.push(url));
   session.page.on('console', (message) => {
     if (message.type() === 'error') session.problems.push(`console: ${message.text()}`);
   });
@@ -64,7 +53,7 @@ async function open(route: string, colorScheme: 'light' | 'dark' = 'light'): Pro
 
 /** Policy violations the page reported, then everything else that went wrong. */
 async function troubles(visit: Visit): Promise<string[]> {
-  const violations: string[] = await visit.page.evaluate(() => window.__violations ?? []);
+  const violations = await policyViolations(visit.page);
   return [...violations.map((v) => `csp: ${v}`), ...visit.problems, ...visit.external.map((u) => `external: ${u}`), ...visit.broken];
 }
 

@@ -11,7 +11,7 @@ import { readdirSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, launchChromium, NO_CHROMIUM, seriousViolations } from '../helpers/browser.ts';
+import { HAS_CHROMIUM, launchChromium, NO_CHROMIUM, policyViolations, recordPolicyViolations, refuseOtherOrigins, seriousViolations } from '../helpers/browser.ts';
 import { buildFixture, type BuiltSite } from '../helpers/docs.ts';
 import { serveStatic, type StaticServer } from '../helpers/static-server.ts';
 
@@ -73,7 +73,7 @@ async function visit(route: string): Promise<void> {
   errors = [];
   await page.goto(server.url(route));
   await page.waitForLoadState('load');
-  const violations: string[] = await page.evaluate(() => window.__violations ?? []);
+  const violations = await policyViolations(page);
   expect({ route, external, errors, violations }).toEqual({ route, external: [], errors: [], violations: [] });
 }
 
@@ -82,19 +82,8 @@ async function openBrowser(site: BuiltSite): Promise<void> {
   browser ??= await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url('/')).origin });
-  await context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event: any) => {
-      (window.__violations ??= []).push(`${event.violatedDirective} ${event.blockedURI}`);
-    });
-  });
-  const origin = new URL(server.url('/')).origin;
-  await context.route(
-    (url) => url.origin !== origin,
-    (route) => {
-      external.push(route.request().url());
-      return route.abort('blockedbyclient');
-    },
-  );
+  await recordPolicyViolations(context);
+  await refuseOtherOrigins(context, new URL(server.url('/')).origin, (url) => external.push(url));
   context.on('weberror', (error) => errors.push(String(error.error())));
   page = await context.newPage();
   page.on('response', (response) => {

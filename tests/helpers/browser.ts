@@ -1,7 +1,7 @@
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /**
  * The chromium the browser tests drive, found as a shell finds it (CHROMIUM_PATH, else `chromium` or
@@ -56,4 +56,37 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) => v.nodes.map((node) => `${v.impact} ${v.id} (${v.help}; ${v.helpUrl}) at ${node.target.join(' ')}: ${(node.failureSummary ?? '').replace(/\s+/g, ' ').trim()}`));
+}
+
+/**
+ * A built site needs nothing from another origin: every request to one is refused and handed to `seen` (the test
+ * asserts there was none, or exactly the one a click asked for).
+ */
+export async function refuseOtherOrigins(context: BrowserContext, origin: string, seen: (url: string) => void): Promise<void> {
+  await context.route(
+    (url) => url.origin !== origin,
+    (route) => {
+      seen(route.request().url());
+      return route.abort('blockedbyclient');
+    },
+  );
+}
+
+/**
+ * Records the page's Content-Security-Policy violations in `window.__violations` (read them with
+ * {@link policyViolations}). Registered through the DevTools protocol, before the page's own scripts: the page's
+ * policy does not apply to it.
+ */
+export async function recordPolicyViolations(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const w = globalThis as any;
+    w.document.addEventListener('securitypolicyviolation', (event: any) => {
+      (w.__violations ??= []).push(`${event.violatedDirective} ${event.blockedURI}`);
+    });
+  });
+}
+
+/** The policy violations recorded on the current page (see {@link recordPolicyViolations}). */
+export function policyViolations(page: Page): Promise<string[]> {
+  return page.evaluate(() => (globalThis as any).__violations ?? []);
 }
