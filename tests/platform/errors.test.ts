@@ -114,6 +114,28 @@ describe('malformed requests answer 400 with the documented body', () => {
     expect(res.body.error).toContain(`${field}: Unknown field`);
   });
 
+  it('refuses arrays and objects nested more than 64 deep with 400 on every JSON endpoint, signed or not; 64 is parsed', async () => {
+    const nested = (depth: number) => `{"resourceName": ${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+    const post = (path: string, body: string, key: string | null = apiKey) =>
+      fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body });
+    for (const [path, key] of [['/employee-resources', apiKey], ['/api/agents/register', null], ['/api/docs/repositories/acme/widgets/webhook', null]] as const) {
+      for (const depth of [65, 40_000]) {
+        const res = await post(path, nested(depth), key);
+        expect(res.status, `${path} ${depth}`).toBe(400);
+        // The resource API says it in `error`, the marketplace and hosting APIs in `message` (their `error` is a code).
+        const body = (await res.json()) as { error: string; message: string };
+        expect(`${body.error} ${body.message}`, path).toMatch(/nested more than 64 levels deep/);
+      }
+    }
+    // 64 levels is read and judged by the action's own rules (resourceName must be a string).
+    const atLimit = await post('/employee-resources', nested(64));
+    expect(atLimit.status).toBe(400);
+    expect(((await atLimit.json()) as { error: string }).error).toContain('resourceName: Invalid input: expected string, received array');
+    // Brackets inside strings do not count; native tRPC answers a deep body as a client error too.
+    expect((await post('/employee-resources', JSON.stringify(employee({ note: '['.repeat(1000) })))).status).toBe(201);
+    expect((await post('/trpc/resources.employees.create', nested(40_000))).status).toBe(400);
+  });
+
   it('answers 413 to a body over 100 kB', async () => {
     const res = await rest('POST', '/employee-resources', employee({ note: 'x'.repeat(120_000) }));
     expect(res.status).toBe(413);

@@ -2,6 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { AppError } from '../errors.ts';
 
 export const MAX_BODY_BYTES = 100_000;
+/** Arrays and objects nested deeper than this are refused before parsing: no request body of ours needs more. */
+export const MAX_BODY_DEPTH = 64;
 
 const problems = new WeakMap<IncomingMessage, AppError>();
 const rawBodies = new WeakMap<IncomingMessage, string>();
@@ -20,7 +22,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /**
  * Reads the JSON body of a request with one ahead of the REST adapter (which then takes `req.body` as
  * given), so that every problem is one documented client error: a content type other than JSON,
- * more than 100 kB, bytes that are not UTF-8, malformed JSON, or JSON that is not an object.
+ * more than 100 kB, bytes that are not UTF-8, nesting deeper than 64 levels, malformed JSON, or JSON that is not
+ * an object.
  */
 export async function readJsonBody(req: IncomingMessage & { body?: unknown }): Promise<void> {
   req.body = undefined;
@@ -45,6 +48,11 @@ export async function readJsonBody(req: IncomingMessage & { body?: unknown }): P
   }
   rawBodies.set(req, text);
   if (text.trim() === '') return;
+  // Validation and error reporting walk the value recursively: a deep one would exhaust the stack (a 500).
+  if (nestingExceeds(text, MAX_BODY_DEPTH)) {
+    problems.set(req, new AppError('INVALID_REQUEST', `Request body is nested more than ${MAX_BODY_DEPTH} levels deep`));
+    return;
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -74,4 +82,21 @@ function collect(req: IncomingMessage): Promise<Buffer[] | undefined> {
     const onEnd = () => resolve(chunks);
     req.on('data', onData).on('end', onEnd).once('error', reject);
   });
+}
+
+/** Whether JSON text opens more than `max` arrays or objects inside each other (brackets in strings do not count). */
+export function nestingExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
 }
