@@ -40,7 +40,7 @@ import { createLedger } from '../../server/marketplace/ledgers/index.ts';
 import { LedgerError } from '../../server/marketplace/ledgers/ledger.ts';
 import { LiteSvmLedger } from '../../server/marketplace/ledgers/litesvm-ledger.ts';
 import { RpcLedger } from '../../server/marketplace/ledgers/rpc-ledger.ts';
-import { createSolanaRpcHandler } from '../../server/marketplace/ledgers/solana-rpc.ts';
+import { answerSolanaRpc, createSolanaRpcHandler } from '../../server/marketplace/ledgers/solana-rpc.ts';
 import {
   associatedTokenAccount,
   generateKeypairBytes,
@@ -455,6 +455,29 @@ describe('development JSON-RPC node and RpcLedger', () => {
       { jsonrpc: '2.0', result: Number(ledger.slot()), id: 2 },
     ]);
     expect((await fetch(url)).status).toBe(405);
+  });
+
+  it('bounds what one request may ask: 100 calls a batch, 50 KiB a body; a full batch leaves the server answering others', async () => {
+    const owner = (await generateKeyPairSigner()).address;
+    const scan = (id: number) => ({ jsonrpc: '2.0', id, method: 'getTokenAccountsByOwner', params: [owner, { programId: TOKEN_PROGRAM_ADDRESS }, { encoding: 'base64' }] });
+    const tooMany = await call(Array.from({ length: 101 }, (_, i) => scan(i)));
+    expect(tooMany).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Invalid request: a batch holds at most 100 calls, this one 101' }, id: null });
+    const large = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify([scan(1), { pad: 'x'.repeat(51 * 1024) }]) });
+    expect(large.status).toBe(413);
+
+    // A stalled-loop probe: the event loop keeps turning while a full batch runs (other requests of the process
+    // are read and answered on those turns). Without yielding, the whole batch ran in one turn: 0.
+    let turns = 0;
+    let probing = true;
+    const probe = () => {
+      turns++;
+      if (probing) setImmediate(probe);
+    };
+    setImmediate(probe);
+    const answers = (await answerSolanaRpc(ledger, Array.from({ length: 100 }, (_, i) => scan(i)))) as unknown[];
+    probing = false;
+    expect(answers).toHaveLength(100);
+    expect(turns).toBeGreaterThanOrEqual(99);
   });
 
   it('RpcLedger works against the node: balance, submit, duplicate submit, status, signPayout', async () => {

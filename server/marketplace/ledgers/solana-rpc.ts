@@ -34,7 +34,7 @@ import { describeTransactionError, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADD
 export type SolanaRpcRequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 export interface SolanaRpcOptions {
-  /** Largest accepted request body (default 1 MiB). */
+  /** Largest accepted request body (default 50 KiB, a Solana validator's own limit). */
   maxBodyBytes?: number;
 }
 
@@ -355,14 +355,23 @@ interface JsonRpcRequest {
   params?: unknown;
 }
 
-/** One JSON-RPC call (or a batch) to its response; undefined when nothing is to be answered (notifications only). */
+/** Calls in one batch, at most (as hosted RPC providers cap them). */
+export const MAX_BATCH_CALLS = 100;
+
+/**
+ * One JSON-RPC call (or a batch) to its response; undefined when nothing is to be answered (notifications only).
+ * A batch yields to the event loop between calls: the ledger runs in the server's own process, and a long batch
+ * must not hold up its other requests.
+ */
 export async function answerSolanaRpc(ledger: LiteSvmLedger, body: unknown): Promise<unknown> {
   if (Array.isArray(body)) {
     if (body.length === 0) return errorResponse(null, new RpcError(-32600, 'Invalid request'));
+    if (body.length > MAX_BATCH_CALLS) return errorResponse(null, new RpcError(-32600, `Invalid request: a batch holds at most ${MAX_BATCH_CALLS} calls, this one ${body.length}`));
     const responses = [];
     for (const call of body) {
       const response = await answerOne(ledger, call);
       if (response !== undefined) responses.push(response);
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     return responses.length > 0 ? responses : undefined;
   }
@@ -429,7 +438,7 @@ const CORS = {
  * errors, as real nodes answer). CORS is open: this is a public-style RPC endpoint for development.
  */
 export function createSolanaRpcHandler(ledger: LiteSvmLedger, options: SolanaRpcOptions = {}): SolanaRpcRequestHandler {
-  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const maxBodyBytes = options.maxBodyBytes ?? 50 * 1024;
   const send = (res: ServerResponse, status: number, body: string, type = 'application/json') =>
     void res.writeHead(status, { ...CORS, 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) }).end(body);
   return async (req, res) => {
