@@ -182,8 +182,9 @@ describe("the service's notices", () => {
     expect([res.status, res.headers['cache-control'], res.headers['content-security-policy']]).toEqual([404, 'no-store', NOTICE_POLICY]);
     expect(res.text).toContain('<title>No such version of acme/served</title>');
     expect(res.text).toContain('<code>&#60;b&#62;nope</code>');
-    expect(res.text).toContain('<a href="/acme/served~main">main</a>');
+    expect(res.text).toContain('<p>Published: <a href="/acme/served~broken">broken</a>, <a href="/acme/served~main">main</a>.</p>');
     expect(res.text).toContain('<meta name="robots" content="noindex">');
+    expect(res.text).not.toContain('http-equiv="refresh"'); // only "being built" reloads itself
   });
   it('the published refs are linked as each host names them, a ref with a slash encoded', async () => {
     await published(rest, 'acme/served', 'feature/x'); // main's commit: its build is reused
@@ -196,6 +197,7 @@ describe("the service's notices", () => {
   it('a vanity host with no such repository: "No documentation here"', async () => {
     const res = await page('/nothing/guide', { host: 'acme.docs.test' });
     expect([res.status, res.text.includes('Nothing is published at <code>acme.docs.test/nothing/guide</code>.')]).toEqual([404, true]);
+    expect(res.text).toContain('<title>No documentation here</title>');
   });
   it('a ref whose only build failed: 503 with Retry-After, the error and its first problems', async () => {
     const res = await page('/acme/served~broken/');
@@ -250,6 +252,7 @@ describe('notices of a server with reader limits and a database that goes away',
       expect([down.status, down.headers['retry-after'], down.headers['content-type'], down.headers['cache-control']]).toEqual([503, '5', 'text/html; charset=utf-8', 'no-store']);
       expect(down.headers['content-security-policy']).toBe(NOTICE_POLICY);
       expect(down.text).toContain('<title>Temporarily unavailable</title>');
+      expect(down.text).toContain('<p>The documentation cannot be read right now. Please try again in a moment.</p>');
       expect((await get(limited.url, '/api/agents/00000000-0000-4000-8000-000000000000')).status).toBe(503);
     } finally {
       await limited.destroy();
