@@ -1,14 +1,16 @@
-import { enforceRateLimit, ipKey } from '../../server/marketplace/rate-limits.ts';
+import { enforceIpCeiling, enforceRateLimit, ipKey } from '../../server/marketplace/rate-limits.ts';
 import { middleware } from '../trpc.ts';
 
 /**
  * Signed marketplace calls. The signature is checked (and a non-GET one used up) first, so the call
  * counts against the proven wallet's allowance; a call that proves no wallet counts per client IP, and
- * is then refused. Either way the answer carries X-RateLimit headers.
+ * is then refused. A signed write also counts against its client IP's ceiling (fresh wallets do not buy fresh
+ * allowances). Either way the answer carries X-RateLimit headers.
  */
 export const requireWallet = middleware(async ({ ctx, meta, next }) => {
   const proof = await ctx.services.walletAuth.authenticate({ method: ctx.method, url: ctx.url, headers: ctx.headers });
   await enforceRateLimit(ctx.services.rateLimiter, ctx.res, meta?.rateLimit, 'wallet' in proof ? proof.wallet : ipKey(ctx.ip));
   if ('failure' in proof) throw proof.failure;
+  if (ctx.method.toUpperCase() !== 'GET') await enforceIpCeiling(ctx.services.rateLimiter, ctx.res, meta?.rateLimit, ctx.ip);
   return next({ ctx: { wallet: proof.wallet } });
 });

@@ -23,6 +23,15 @@ export const RATE_RULES = {
 
 export type RateRuleName = keyof typeof RATE_RULES;
 
+/**
+ * Ceilings per client IP over every wallet writing from it: a fresh wallet has a fresh allowance of its own, so
+ * the signed writes (every method but GET) of all wallets of one address count against these too.
+ */
+export const IP_CEILINGS = {
+  'agents.register': { name: 'ip.agents.register', points: 50, durationSeconds: HOUR },
+  writes: { name: 'ip.writes', points: 1200, durationSeconds: MINUTE },
+} as const satisfies Record<string, RateRule>;
+
 /** The key of calls made by no proven wallet. */
 export const ipKey = (ip: string) => `ip:${ip}`;
 
@@ -50,4 +59,18 @@ export async function enforceRateLimit(limiter: RateLimiter, res: ResponseHeader
       retryAfterSeconds: decision.retryAfterSeconds,
     });
   }
+}
+
+/**
+ * Counts a wallet's signed write against its address's ceiling (registrations apart), refusing it beyond (429, the
+ * ceiling's headers). Within the ceiling the answer keeps the wallet rule's headers.
+ */
+export async function enforceIpCeiling(limiter: RateLimiter, res: ResponseHeaders, rule: RateRuleName | undefined, ip: string) {
+  const decision = await limiter.consume(rule === 'agents.register' ? IP_CEILINGS['agents.register'] : IP_CEILINGS.writes, ipKey(ip));
+  if (decision.allowed) return;
+  setRateLimitHeaders(res, decision);
+  throw new AppError('RATE_LIMIT_EXCEEDED', `Too many requests from this address: retry in ${decision.retryAfterSeconds} s`, {
+    limit: decision.limit,
+    retryAfterSeconds: decision.retryAfterSeconds,
+  });
 }

@@ -165,6 +165,23 @@ async function mermaidDrawn() {
   });
 }
 
+/** What every page of a fixture must do: a header that fits a phone, and no serious axe-core violation. */
+function siteWideChecks(routes: readonly string[]) {
+  it('on a 320px screen the header (links, call to action, code host, theme toggle) fits without sideways scrolling', async () => {
+    expect(await headerAt320('/')).toEqual({ scrollsSideways: false, outside: [] });
+  });
+
+  it('every page has no serious or critical axe-core violation, light and dark', { timeout: 240_000 }, async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const route of routes) {
+        await visit(route);
+        expect(await seriousViolations(page), `${scheme} ${route}`).toEqual([]);
+      }
+    }
+  });
+}
+
 describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'docs.page repository in a browser' : `docs.page repository in a browser (${NO_CHROMIUM})`, () => {
   beforeAll(async () => openBrowser(await buildFixture('vendor-docs-page', { strict: true })), 180_000);
   afterAll(closeBrowser);
@@ -267,19 +284,7 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'docs.page repository in a browser
     expect(await copied(0)).toBe('const port = 8080;\nexport default { port };');
   });
 
-  it('on a 320px screen the header (call to action, code host, theme toggle) fits without sideways scrolling', async () => {
-    expect(await headerAt320('/')).toEqual({ scrollsSideways: false, outside: [] });
-  });
-
-  it('every page has no serious or critical axe-core violation, light and dark', { timeout: 180_000 }, async () => {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const route of DOCS_PAGE_ROUTES) {
-        await visit(route);
-        expect(await seriousViolations(page), `${scheme} ${route}`).toEqual([]);
-      }
-    }
-  });
+  siteWideChecks(DOCS_PAGE_ROUTES);
 });
 
 describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'Mintlify repository in a browser' : `Mintlify repository in a browser (${NO_CHROMIUM})`, () => {
@@ -389,17 +394,5 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'Mintlify repository in a browser'
     expect(await copied(1)).toBe('const port = 8080;');
   });
 
-  it('on a 320px screen the header (a link, call to action, code host, theme toggle) fits without sideways scrolling', async () => {
-    expect(await headerAt320('/')).toEqual({ scrollsSideways: false, outside: [] });
-  });
-
-  it('every page has no serious or critical axe-core violation, light and dark', { timeout: 240_000 }, async () => {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const route of MINTLIFY_ROUTES) {
-        await visit(route);
-        expect(await seriousViolations(page), `${scheme} ${route}`).toEqual([]);
-      }
-    }
-  });
+  siteWideChecks(MINTLIFY_ROUTES);
 });

@@ -176,6 +176,25 @@ describe('rate limits', () => {
     const other = walletFor(server.url);
     expect((await other.rest('POST', '/api/agents/register', registration(other.address))).status).toBe(201);
   });
+
+  it('fresh wallets from one address: the 51st registration within the hour is refused by the address ceiling', async () => {
+    const own = await startTestServer();
+    try {
+      const register = async () => {
+        const wallet = walletFor(own.url);
+        return wallet.rest('POST', '/api/agents/register', registration(wallet.address));
+      };
+      for (let i = 0; i < 50; i++) expect((await register()).status).toBe(201);
+      const refused = await register();
+      expect([refused.status, refused.body.error, refused.headers.get('x-ratelimit-limit')]).toEqual([429, 'RATE_LIMIT_EXCEEDED', '50']);
+      expect(refused.body.message).toMatch(/^Too many requests from this address: retry in \d+ s$/);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      // Nothing was registered by the refused call; reads are not capped.
+      expect((await own.services.agents.search({ limit: 100, offset: 0 })).total).toBe(50);
+    } finally {
+      await own.destroy();
+    }
+  }, 60_000);
 });
 
 describe('errors answered before the call runs', () => {

@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countCall, enforceRateLimit, ipKey, RATE_RULES } from '../../server/marketplace/rate-limits.ts';
+import { countCall, enforceRateLimit, IP_CEILINGS, ipKey, RATE_RULES } from '../../server/marketplace/rate-limits.ts';
 import { AppError } from '../../server/platform/errors.ts';
 import { createRateLimiter, openRateLimiter, type RateLimiter } from '../../server/platform/rate-limiter.ts';
 import { commonBehaviour, consumeTimes, expectRefused, other, uniqueKey } from './rate-limiter-behaviour.ts';
@@ -21,6 +21,10 @@ describe('RATE_RULES', () => {
       'orders.create': [10, 60],
       'orders.accept': [10, 60],
       default: [120, 60],
+    });
+    expect(Object.fromEntries(Object.values(IP_CEILINGS).map((r) => [r.name, [r.points, r.durationSeconds]]))).toEqual({
+      'ip.agents.register': [50, 3600],
+      'ip.writes': [1200, 60],
     });
   });
 });
