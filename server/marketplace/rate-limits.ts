@@ -53,13 +53,12 @@ export async function countCall(limiter: RateLimiter, res: ResponseHeaders, rule
 /** As countCall, refusing the call beyond the limit (429 RATE_LIMIT_EXCEEDED). */
 export async function enforceRateLimit(limiter: RateLimiter, res: ResponseHeaders, rule: RateRuleName | undefined, key: string) {
   const decision = await countCall(limiter, res, rule, key);
-  if (!decision.allowed) {
-    throw new AppError('RATE_LIMIT_EXCEEDED', `Too many requests: retry in ${decision.retryAfterSeconds} s`, {
-      limit: decision.limit,
-      retryAfterSeconds: decision.retryAfterSeconds,
-    });
-  }
+  if (!decision.allowed) throw refusal(decision, 'Too many requests');
 }
+
+/** 429 RATE_LIMIT_EXCEEDED naming the wait, with the limit and Retry-After seconds as details. */
+const refusal = (decision: RateDecision, what: string) =>
+  new AppError('RATE_LIMIT_EXCEEDED', `${what}: retry in ${decision.retryAfterSeconds} s`, { limit: decision.limit, retryAfterSeconds: decision.retryAfterSeconds });
 
 /**
  * Counts a wallet's signed write against its address's ceiling (registrations apart), refusing it beyond (429, the
@@ -69,8 +68,5 @@ export async function enforceIpCeiling(limiter: RateLimiter, res: ResponseHeader
   const decision = await limiter.consume(rule === 'agents.register' ? IP_CEILINGS['agents.register'] : IP_CEILINGS.writes, ipKey(ip));
   if (decision.allowed) return;
   setRateLimitHeaders(res, decision);
-  throw new AppError('RATE_LIMIT_EXCEEDED', `Too many requests from this address: retry in ${decision.retryAfterSeconds} s`, {
-    limit: decision.limit,
-    retryAfterSeconds: decision.retryAfterSeconds,
-  });
+  throw refusal(decision, 'Too many requests from this address');
 }

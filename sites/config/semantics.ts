@@ -7,18 +7,22 @@ import { isExternal, isSidebarGroup, THEME_PRESETS, type DocsConfig, type Sideba
 /** Where a path of the validated config is in the file, and its path there. */
 export type ConfigLocator = (path: readonly PathSegment[]) => Location & { path: string };
 
-/** Every group of a sidebar with its path: flat (`sidebar[0]`) or locale-keyed (`sidebar.en[0]`), nested groups too. */
-export function sidebarGroups(sidebar: DocsConfig['sidebar']): { group: SidebarGroup; path: PathSegment[]; locale?: string }[] {
-  const out: { group: SidebarGroup; path: PathSegment[]; locale?: string }[] = [];
-  const visit = (groups: (SidebarGroup | SidebarPage)[], path: PathSegment[], locale?: string) =>
-    groups.forEach((item, i) => {
-      if (!isSidebarGroup(item)) return;
-      out.push({ group: item, path: [...path, i], ...(locale === undefined ? {} : { locale }) });
-      visit(item.pages, [...path, i, 'pages'], locale);
+/** Every item of a sidebar (groups, nested ones, and pages) with its path: flat (`sidebar[0]`) or locale-keyed (`sidebar.en[0]`). */
+export function sidebarItems(sidebar: DocsConfig['sidebar']): { item: SidebarGroup | SidebarPage; path: PathSegment[]; locale?: string }[] {
+  const out: { item: SidebarGroup | SidebarPage; path: PathSegment[]; locale?: string }[] = [];
+  const visit = (items: (SidebarGroup | SidebarPage)[], path: PathSegment[], locale?: string) =>
+    items.forEach((item, i) => {
+      out.push({ item, path: [...path, i], ...(locale === undefined ? {} : { locale }) });
+      if (isSidebarGroup(item)) visit(item.pages, [...path, i, 'pages'], locale);
     });
   if (Array.isArray(sidebar)) visit(sidebar, ['sidebar']);
-  else for (const [locale, groups] of Object.entries(sidebar)) visit(groups, ['sidebar', locale], locale);
+  else for (const [locale, items] of Object.entries(sidebar)) visit(items, ['sidebar', locale], locale);
   return out;
+}
+
+/** Every group of a sidebar with its path, nested groups too. */
+export function sidebarGroups(sidebar: DocsConfig['sidebar']): { group: SidebarGroup; path: PathSegment[]; locale?: string }[] {
+  return sidebarItems(sidebar).flatMap(({ item, ...at }) => (isSidebarGroup(item) ? [{ group: item, ...at }] : []));
 }
 
 /**
@@ -88,13 +92,7 @@ export function checkConfigSemantics(config: DocsConfig, locate: ConfigLocator):
     const problem = icon !== undefined && isIconName(icon) ? iconProblem(icon) : undefined;
     if (problem) warn(path, problem);
   };
-  const visitIcons = (items: (SidebarGroup | SidebarPage)[], path: PathSegment[]) =>
-    items.forEach((item, i) => {
-      checkIcon([...path, i, 'icon'], item.icon);
-      if (isSidebarGroup(item)) visitIcons(item.pages, [...path, i, 'pages']);
-    });
-  if (Array.isArray(config.sidebar)) visitIcons(config.sidebar, ['sidebar']);
-  else for (const [locale, items] of Object.entries(config.sidebar)) visitIcons(items, ['sidebar', locale]);
+  for (const { item, path } of sidebarItems(config.sidebar)) checkIcon([...path, 'icon'], item.icon);
   config.anchors.forEach((anchor, i) => checkIcon(['anchors', i, 'icon'], anchor.icon));
 
   // search.docsearch: all three values or none

@@ -5,15 +5,16 @@
  * Any other iframe stays refused.
  */
 
-export interface EmbedAttribute {
+/** An attribute of an MDX JSX element as the parser gives it (sanitize.ts filters the same shape). */
+export interface JsxAttribute {
   type: 'mdxJsxAttribute' | 'mdxJsxExpressionAttribute';
   name?: string;
   value?: string | { type: string; value: string } | null;
 }
 
 interface EmbedNode {
-  attributes?: EmbedAttribute[];
-  children?: { type?: string; name?: string | null; attributes?: EmbedAttribute[] }[];
+  attributes?: JsxAttribute[];
+  children?: { type?: string; name?: string | null; attributes?: JsxAttribute[] }[];
 }
 
 const PLAYERS: readonly { host: RegExp; component: 'YouTube' | 'Vimeo' }[] = [
@@ -27,14 +28,14 @@ const VIDEO_PROPS: Readonly<Record<string, string>> = {
   playsinline: 'playsInline',
 };
 
-const text = (attributes: EmbedAttribute[] | undefined, name: string): string | undefined => {
+const text = (attributes: JsxAttribute[] | undefined, name: string): string | undefined => {
   const found = attributes?.find((a) => a.type === 'mdxJsxAttribute' && a.name?.toLowerCase() === name);
   return typeof found?.value === 'string' ? found.value : undefined;
 };
-const attribute = (name: string, value: string | null): EmbedAttribute => ({ type: 'mdxJsxAttribute', name, value });
+const attribute = (name: string, value: string | null): JsxAttribute => ({ type: 'mdxJsxAttribute', name, value });
 
 /** The component an `<iframe>` or `<video>` element is read as, with its props; undefined when it is not one. */
-export function embedAsComponent(tag: string, node: EmbedNode): { name: string; attributes: EmbedAttribute[] } | undefined {
+export function embedAsComponent(tag: string, node: EmbedNode): { name: string; attributes: JsxAttribute[] } | undefined {
   if (tag === 'iframe') {
     const src = text(node.attributes, 'src')?.trim();
     const player = src ? PLAYERS.find(({ host }) => host.test(src)) : undefined;
@@ -43,7 +44,7 @@ export function embedAsComponent(tag: string, node: EmbedNode): { name: string; 
     return { name: player.component, attributes: [attribute('id', src), ...(title ? [attribute('title', title)] : [])] };
   }
   if (tag === 'video') {
-    const attributes: EmbedAttribute[] = [];
+    const attributes: JsxAttribute[] = [];
     for (const a of node.attributes ?? []) {
       const prop = a.type === 'mdxJsxAttribute' && a.name ? VIDEO_PROPS[a.name.toLowerCase()] : undefined;
       if (prop && (a.value === null || a.value === undefined || typeof a.value === 'string')) attributes.push(attribute(prop, a.value ?? null));

@@ -5,7 +5,7 @@ import JSON5 from 'json5';
 import type { MdastPluginDefinition } from 'satteri';
 import { LINK_SCHEMES, MEDIA_SCHEMES, schemeOf } from '../config/schema/common.ts';
 import { decodeTokens, hasToken } from './variables.ts';
-import { embedAsComponent } from './embeds.ts';
+import { embedAsComponent, type JsxAttribute } from './embeds.ts';
 import { iconProblem, isIconName } from '../src/components/mdx/icons.ts';
 
 /**
@@ -224,12 +224,6 @@ export function checkUrl(raw: string, kind: 'link' | 'media', page: PageContext)
   let route = resolved === '.' ? '' : resolved.replace(/\.mdx$/, '');
   route = route === 'index' ? '' : route.replace(/\/index$/, '');
   return { ok: true, url: `${base}/${route}${match[2]}` };
-}
-
-interface JsxAttribute {
-  type: 'mdxJsxAttribute' | 'mdxJsxExpressionAttribute';
-  name?: string;
-  value?: string | { type: string; value: string } | null;
 }
 
 /** Filters one element's attributes; returns the kept list (tokens decoded, URLs rewritten) and what went. */

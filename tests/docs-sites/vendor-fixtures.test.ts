@@ -18,6 +18,7 @@ import { serveStatic, type StaticServer } from '../helpers/static-server.ts';
 // Browser globals inside page.evaluate callbacks (the project's tsconfig has no DOM lib).
 declare const document: any;
 declare const window: any;
+declare const navigator: any;
 declare const getComputedStyle: (element: unknown, pseudo?: string) => any;
 
 if (!HAS_CHROMIUM) console.warn(`tests/docs-sites/vendor-fixtures.test.ts: ${NO_CHROMIUM}`);
@@ -139,7 +140,6 @@ async function copied(index: number): Promise<string> {
   await page.getByRole('status').filter({ hasText: 'Copied to the clipboard' }).waitFor({ state: 'attached' });
   return page.evaluate(() => navigator.clipboard.readText());
 }
-declare const navigator: any;
 
 /** On a 320px-wide screen: does the page scroll sideways, and is every header control inside the screen? */
 async function headerAt320(route: string) {

@@ -131,3 +131,21 @@ export function slugify(text: string): string {
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
 }
+
+/** The props <Property>, <ParamField> and <ResponseField> share (Field.astro renders them). */
+export interface FieldProps {
+  name?: string;
+  type?: string;
+  required?: boolean | string;
+  optional?: boolean | string;
+  default?: string;
+  deprecated?: boolean | string;
+}
+
+/** Mintlify's fields (<ParamField>, <ResponseField>) add these. */
+export interface MintlifyFieldProps extends FieldProps {
+  hidden?: boolean | string;
+  id?: string;
+  pre?: string;
+  post?: string;
+}
