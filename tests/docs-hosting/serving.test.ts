@@ -36,15 +36,24 @@ function raw(path: string, headers: Record<string, string> = {}): Promise<{ stat
 beforeAll(async () => {
   repo = createGitRepo('main');
   repo.write({
-    'docs.json': JSON.stringify({ name: 'Served', redirects: { '/old': '/guide', '/out': 'https://example.com/ünï' } }),
+    'docs.json': JSON.stringify({
+      name: 'Served',
+      redirects: { '/old': '/guide', '/out': 'https://example.com/ünï' },
+      scripts: { vendorAnalytics: 'G-SERVED', altAnalytics: true, vendorSiteVerification: 'served-verification' },
+    }),
     'index.mdx': '# Served\n\nThe home page.\n',
     'guide.mdx': `# Guide\n\n${'A long paragraph that compresses well. '.repeat(200)}\n`,
     'images/logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>',
     'files/data.bin.pdf': '%PDF-1.4 not really',
+    // Text served as it is (public/ is copied to the site's root), one at the compression threshold and one just over it.
+    'public/files/at-threshold.txt': 'x'.repeat(1024),
+    'public/files/over-threshold.txt': 'x'.repeat(1025),
   });
   repo.commit('docs');
   repo.git('checkout', '-q', '-b', 'broken');
-  repo.write({ 'docs.json': '{ "name": ', 'bad.mdx': '<div>\n' });
+  // Seven errors (docs.json and six pages) and a warning: the notice lists the first five errors only.
+  repo.write({ 'docs.json': '{ "name": ', 'bad.mdx': '<div>\n', 'warned.mdx': '# Warned\n\n<iframe src="https://example.com/"></iframe>\n' });
+  for (const n of [2, 3, 4, 5, 6]) repo.write({ [`more-${n}.mdx`]: '<div>\n' });
   repo.commit('broken');
   // Four branches whose builds fail fast (invalid docs.json): what readers see while versions are being built.
   for (const n of [1, 2, 3, 4]) {
@@ -55,6 +64,10 @@ beforeAll(async () => {
   repo.git('checkout', '-q', 'main');
   repo.git('branch', 'later');
   repo.git('branch', 'feature/x');
+  repo.git('checkout', '-q', '-b', 'routed');
+  repo.write({ 'routed.mdx': '# Routed\n' });
+  repo.commit('routed');
+  repo.git('checkout', '-q', 'main');
   server = await startTestServer({ rateLimits: 'off', publicBaseUrl: 'https://docs.example.com', docs: hostingConfig({ vanityDomain: 'docs.test' }) });
   rest = restClient(server.url, (await createOrganization(server)).apiKey);
   expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'served', source: repo.dir })).status).toBe(201);
@@ -119,6 +132,10 @@ describe('compression and ETags', () => {
     }
     const small = await page('/acme/served/images/logo.svg', { headers: { 'accept-encoding': 'gzip' } });
     expect(small.headers['content-encoding']).toBeUndefined(); // a repository file, and small
+    const at = await page('/acme/served/files/at-threshold.txt', { headers: { 'accept-encoding': 'gzip' } });
+    const over = await page('/acme/served/files/over-threshold.txt', { headers: { 'accept-encoding': 'gzip' } });
+    expect([at.headers['content-encoding'], at.headers['content-length']]).toEqual([undefined, '1024']); // 1 kB is not worth it
+    expect(over.headers['content-encoding']).toBe('gzip');
     const zipped = await raw('/acme/served/guide', { 'accept-encoding': 'gzip' });
     expect(gunzipSync(zipped.body).toString()).toContain('compresses well');
   });
@@ -176,15 +193,54 @@ describe('origins written into pages', () => {
   });
 });
 
+describe('what only the default branch, or only a domain of its own, carries', () => {
+  it('analytics and site verification on the default branch; the alternative analytics only on a vanity host; none on previews', async () => {
+    const ANALYTICS = 'googletagmanager.com/gtag/js?id=G-SERVED';
+    const VERIFICATION = '<meta name="google-site-verification" content="served-verification">';
+    const ALT = 'data-analytics="alt"';
+    const carries = (text: string) => [text.includes(ANALYTICS), text.includes(VERIFICATION), text.includes(ALT)];
+    expect(carries((await page('/acme/served/guide')).text)).toEqual([true, true, false]);
+    expect(carries((await page('/served/guide', { host: 'acme.docs.test' })).text)).toEqual([true, true, true]);
+    expect(carries((await page('/acme/served~main/guide')).text)).toEqual([false, false, false]);
+    expect(carries((await page('/served~main/guide', { host: 'acme.docs.test' })).text)).toEqual([false, false, false]);
+  });
+});
+
+describe("the site's own routes", () => {
+  const initialize = (path: string) =>
+    fetch(new URL(path, server.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'serving-test', version: '1' } } }),
+    });
+  it('/mcp answers POST, with or without a trailing slash, where a file would answer 405', async () => {
+    for (const path of ['/acme/served/mcp', '/acme/served/mcp/', '/acme/served~main/mcp']) {
+      const res = await initialize(path);
+      expect(res.status, path).toBe(200);
+      expect(await res.text(), path).toContain('"name":"acme/served documentation"');
+    }
+  });
+  it('a POST to a route of an unpublished ref builds it, as reading a page does', async () => {
+    const builds = async () => (await rest('GET', '/api/docs/repositories/acme/served/builds')).body.total as number;
+    const before = await builds();
+    const res = await initialize('/acme/served~routed/mcp');
+    expect(res.status).toBe(503); // "being built"
+    expect(await res.text()).toContain('<title>acme/served is being built</title>');
+    expect(await builds()).toBe(before + 1);
+    const all = (await rest('GET', '/api/docs/repositories/acme/served/builds')).body.builds as { id: string; status: string }[];
+    for (const build of all.filter((b) => b.status === 'QUEUED' || b.status === 'BUILDING')) await settled(rest, build);
+  });
+});
+
 describe("the service's notices", () => {
   it('an unknown ref: 404 listing the published refs as this host serves them, escaped', async () => {
     const res = await page('/acme/served~%3Cb%3Enope/guide');
     expect([res.status, res.headers['cache-control'], res.headers['content-security-policy']]).toEqual([404, 'no-store', NOTICE_POLICY]);
     expect(res.text).toContain('<title>No such version of acme/served</title>');
     expect(res.text).toContain('<code>&#60;b&#62;nope</code>');
-    expect(res.text).toContain('<p>Published: <a href="/acme/served~broken">broken</a>, <a href="/acme/served~main">main</a>.</p>');
+    expect(res.text).toContain('<p>Published: <a href="/acme/served~broken">broken</a>, <a href="/acme/served~main">main</a>, <a href="/acme/served~routed">routed</a>.</p>');
     expect(res.text).toContain('<meta name="robots" content="noindex">');
-    expect(res.text).not.toContain('http-equiv="refresh"'); // only "being built" reloads itself
+    expect(res.text).not.toContain('http-equiv="refresh"'); // only a 503 reloads itself
   });
   it('the published refs are linked as each host names them, a ref with a slash encoded', async () => {
     await published(rest, 'acme/served', 'feature/x'); // main's commit: its build is reused
@@ -207,6 +263,9 @@ describe("the service's notices", () => {
     expect(res.text).toMatch(/<code>docs\.json:1:\d+<\/code> Invalid JSON/);
     expect(res.text).toContain('<code>bad.mdx:1:1</code> not valid MDX'); // escaped: `&#60;div&#62;`
     expect(res.text).toContain('&#60;div&#62;');
+    expect(res.text.match(/<p><code>[^<]+:\d+:\d+<\/code> /g)).toHaveLength(5); // of seven errors
+    expect(res.text).not.toContain('warned.mdx'); // warnings are not why it failed
+    expect(res.text).toContain('<meta http-equiv="refresh" content="60">'); // as its Retry-After says
   });
   it('versions being built: 503 "being built" that reloads itself; beyond three at once for a repository, 503 "busy"', async () => {
     const notices = [];
@@ -220,6 +279,7 @@ describe("the service's notices", () => {
     const busy = notices[3]!;
     expect([busy.status, busy.headers['retry-after'], busy.headers['cache-control']]).toEqual([503, '30', 'no-store']);
     expect(busy.text).toContain('<title>acme/served is busy</title>');
+    expect(busy.text).toContain('<meta http-equiv="refresh" content="30">');
     expect(busy.text).toContain('Several versions of acme/served are being built. Try <code>asked-4</code> again in a minute.');
     const builds = (await rest('GET', '/api/docs/repositories/acme/served/builds')).body.builds as { id: string; status: string }[];
     for (const build of builds.filter((b) => b.status === 'QUEUED' || b.status === 'BUILDING')) await settled(rest, build);
@@ -237,8 +297,11 @@ describe('notices of a server with reader limits and a database that goes away',
   it('an address asking for more than 20 unpublished versions an hour: 429 with Retry-After; the database gone: 503', async () => {
     const limited = await startTestServer({ docs: hostingConfig() });
     try {
-      const key = (await createOrganization(limited)).apiKey;
-      expect((await restClient(limited.url, key)('POST', '/api/docs/repositories', { owner: 'acme', repo: 'asked', source: repo.dir })).status).toBe(201);
+      const limitedRest = restClient(limited.url, (await createOrganization(limited)).apiKey);
+      expect((await limitedRest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'asked', source: repo.dir })).status).toBe(201);
+      // Without PUBLIC_BASE_URL, pages name the host they were asked on, over http.
+      await published(limitedRest, 'acme/asked');
+      expect((await get(limited.url, '/acme/asked/guide')).text).toContain(`<link rel="canonical" href="${limited.url}/acme/asked/guide">`);
       for (let i = 0; i < 20; i++) expect((await get(limited.url, `/acme/asked~no-such-ref-${i}/`)).status).toBe(404);
       const res = await get(limited.url, '/acme/asked~one-more/');
       expect([res.status, res.headers['cache-control'], Number(res.headers['retry-after']) > 0]).toEqual([429, 'no-store', true]);
@@ -252,6 +315,7 @@ describe('notices of a server with reader limits and a database that goes away',
       expect([down.status, down.headers['retry-after'], down.headers['content-type'], down.headers['cache-control']]).toEqual([503, '5', 'text/html; charset=utf-8', 'no-store']);
       expect(down.headers['content-security-policy']).toBe(NOTICE_POLICY);
       expect(down.text).toContain('<title>Temporarily unavailable</title>');
+      expect(down.text).toContain('<meta http-equiv="refresh" content="5">');
       expect(down.text).toContain('<p>The documentation cannot be read right now. Please try again in a moment.</p>');
       expect((await get(limited.url, '/api/agents/00000000-0000-4000-8000-000000000000')).status).toBe(503);
     } finally {

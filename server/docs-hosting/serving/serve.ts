@@ -75,8 +75,10 @@ const matches = (header: string | undefined, etag: string) =>
 
 /** A small page of our own (building, failed, unknown ref or site): the reader learns what happened and what to do. */
 function notice(res: ServerResponse, status: number, title: string, paragraphs: string[], headers: Record<string, string | number> = {}) {
+  // A 503 page reloads itself when the server says to try again (its Retry-After): what was building is then served.
+  const retry = status === 503 ? headers['Retry-After'] : undefined;
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">${
-    status === 503 ? '<meta http-equiv="refresh" content="5">' : ''
+    retry === undefined ? '' : `<meta http-equiv="refresh" content="${retry}">`
   }<title>${escapeHtml(title)}</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1f2328}code{background:#f3f4f6;padding:0 .25em}</style></head><body><main><h1>${escapeHtml(
     title,
   )}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</main></body></html>`;
