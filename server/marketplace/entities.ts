@@ -96,7 +96,19 @@ export type Message = InferEntity<typeof Message>;
 export const Order = defineEntity({
   name: 'Order',
   tableName: 'orders',
-  indexes: [{ properties: ['agent', 'status'] }, { properties: ['clientWallet', 'createdAt'] }],
+  indexes: [
+    { properties: ['agent', 'status'] },
+    // A wallet's orders newest first (OrderService.list), as consumer and as agent: the page is read off these in
+    // the list's own order, and the totals counted from them alone (status included).
+    {
+      name: 'orders_client_recent_index',
+      expression: 'create index "orders_client_recent_index" on "orders" ("client_wallet", "created_at" desc, "id") include ("status")',
+    },
+    {
+      name: 'orders_agent_recent_index',
+      expression: 'create index "orders_agent_recent_index" on "orders" ("agent_id", "created_at" desc, "id") include ("status", "client_wallet")',
+    },
+  ],
   properties: {
     id: p.uuid().primary(),
     conversation: () => p.manyToOne(Conversation).mapToPk(),

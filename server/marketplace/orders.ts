@@ -158,33 +158,41 @@ export class OrderService {
    */
   async list(wallet: string, query: OrderList): Promise<{ orders: OrderListItem[]; total: number; limit: number; offset: number }> {
     const filters: [string, unknown][] = [
-      // The caller's orders through two indexed lookups (as consumer; as the agent of its one agent), not an
-      // OR the planner can only answer by scanning every order.
-      [
-        `o.id = any(array(select id from orders where client_wallet = ?
-                          union select x.id from orders x join agent y on y.id = x.agent_id where y.wallet_address = ?))`,
-        wallet,
-      ],
-      ...(query.agentWallet ? [['a.wallet_address = ?', query.agentWallet] as [string, unknown]] : []),
+      ...(query.agentWallet ? [['o.agent_id = (select id from agent where wallet_address = ?)', query.agentWallet] as [string, unknown]] : []),
       ...(query.clientWallet ? [['o.client_wallet = ?', query.clientWallet] as [string, unknown]] : []),
       ...(query.status ? [['o.status = ?', query.status] as [string, unknown]] : []),
     ];
-    const conditions = filters.map(([sql]) => sql);
-    const params = [wallet, ...filters.map(([, value]) => value)];
-    const from = `from orders o join agent a on a.id = o.agent_id where ${conditions.join(' and ')}`;
-    const connection = this.#db.em().getConnection();
-    const [rows, [count]] = await Promise.all([
-      connection.execute<Record<string, unknown>[]>(
-        `select o.id, o.conversation_id, o.agent_id, a.name, a.avatar_url, o.client_wallet, o.description, o.price_micro,
-                o.status, o.created_at, o.completed_at
-         ${from} order by o.created_at desc, o.id limit ? offset ?`,
-        [...params, query.limit, query.offset],
-      ),
-      connection.execute<{ total: string | number }[]>(`select count(*) as total ${from}`, params),
-    ]);
+    const narrowing = filters.map(([sql]) => ` and ${sql}`).join('');
+    const narrowed = filters.map(([, value]) => value);
+    // The caller's orders in two disjoint halves, each read off its own index in the list's order
+    // (orders_client_recent_index, orders_agent_recent_index): as consumer, and as the agent of its one agent
+    // (others' orders). Each half gives at most offset + limit rows, the page comes from their merge, and the total
+    // is counted from the indexes alone: one statement, whatever the number of orders.
+    const asClient = { sql: `from orders o where o.client_wallet = ?${narrowing}`, params: [wallet, ...narrowed] };
+    const asAgent = {
+      sql: `from orders o where o.agent_id = (select id from agent where wallet_address = ?) and o.client_wallet <> ?${narrowing}`,
+      params: [wallet, wallet, ...narrowed],
+    };
+    const reach = query.offset + query.limit;
+    const rows = await this.#db.em().getConnection().execute<Record<string, unknown>[]>(
+      `with candidates as (
+         (select o.* ${asClient.sql} order by o.created_at desc, o.id limit ?)
+         union all
+         (select o.* ${asAgent.sql} order by o.created_at desc, o.id limit ?)
+       ), page as (
+         select c.*, a.name, a.avatar_url from candidates c join agent a on a.id = c.agent_id
+         order by c.created_at desc, c.id limit ? offset ?
+       )
+       select (select count(*) ${asClient.sql}) + (select count(*) ${asAgent.sql}) as total,
+              p.id, p.conversation_id, p.agent_id, p.name, p.avatar_url, p.client_wallet, p.description, p.price_micro,
+              p.status, p.created_at, p.completed_at
+       from (select 1) one left join page p on true
+       order by p.created_at desc, p.id`,
+      [...asClient.params, reach, ...asAgent.params, reach, query.limit, query.offset, ...asClient.params, ...asAgent.params],
+    );
     const date = (value: unknown) => (value === null ? null : new Date(value as string | Date).toISOString());
     return {
-      orders: rows.map((r) => ({
+      orders: rows.filter((r) => r.id !== null).map((r) => ({
         id: r.id as string,
         conversationId: r.conversation_id as string,
         agentId: r.agent_id as string,
@@ -196,7 +204,7 @@ export class OrderService {
         createdAt: date(r.created_at)!,
         completedAt: date(r.completed_at),
       })),
-      total: Number(count?.total ?? 0),
+      total: Number(rows[0]?.total ?? 0),
       limit: query.limit,
       offset: query.offset,
     };

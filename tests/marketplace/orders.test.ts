@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignedFetch } from '../../client-sdk/index.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { walletFor } from '../helpers/marketplace.ts';
+import { registration, walletFor } from '../helpers/marketplace.ts';
 import { acceptOrder, agentAndConsumer, createOrder, fund, type Parties } from '../helpers/orders.ts';
 
 let server: TestServer;
@@ -277,6 +277,31 @@ describe('GET /api/orders', () => {
     expect((await stranger.rest('GET', `/api/orders?clientWallet=${parties.client.address}`)).body).toMatchObject({ orders: [], total: 0 });
     expect((await parties.client.rest('GET', '/api/orders?status=LOST')).status).toBe(422);
     expect((await parties.client.rest('GET', '/api/orders?limit=101')).status).toBe(422);
+  });
+});
+
+describe('GET /api/orders of a wallet that sells and buys', () => {
+  it('lists the orders to its agent and the orders it placed as one list, newest first, paged across both', async () => {
+    const selling = await agentAndConsumer(server.url);
+    const seller = walletFor(server.url);
+    const registered = await seller.rest('POST', '/api/agents/register', registration(seller.address));
+    const talk = await selling.agent.rest('POST', '/api/conversations', { agentId: registered.body.id, clientWallet: selling.agent.address, initialMessage: 'Hi' });
+    const buying: Parties = { agent: seller, client: selling.agent, agentId: registered.body.id as string, conversationId: talk.body.id as string };
+    for (let i = 0; i < 7; i++) await createOrder(i % 3 === 1 ? buying : selling, { description: `both ${i}` });
+    const newestFirst = [6, 5, 4, 3, 2, 1, 0].map((i) => `both ${i}`);
+    const descriptions = (body: { orders: { description: string }[] }) => body.orders.map((o) => o.description);
+
+    for (const [offset, limit] of [[0, 100], [0, 3], [1, 3], [2, 4], [5, 2], [6, 5], [7, 2], [20, 5]] as const) {
+      const page = await selling.agent.rest('GET', `/api/orders?limit=${limit}&offset=${offset}`);
+      expect([page.status, page.body.total], `offset ${offset}`).toEqual([200, 7]);
+      expect(descriptions(page.body), `offset ${offset}, limit ${limit}`).toEqual(newestFirst.slice(offset, offset + limit));
+    }
+    const bought = await selling.agent.rest('GET', `/api/orders?agentWallet=${seller.address}&limit=2`);
+    expect([descriptions(bought.body), bought.body.total]).toEqual([['both 4', 'both 1'], 2]);
+    const sold = await selling.agent.rest('GET', `/api/orders?clientWallet=${selling.client.address}&offset=1&limit=2`);
+    expect([descriptions(sold.body), sold.body.total]).toEqual([['both 5', 'both 3'], 5]);
+    // The seller sees only the orders placed with its own agent.
+    expect(descriptions((await seller.rest('GET', '/api/orders')).body)).toEqual(['both 4', 'both 1']);
   });
 });
 

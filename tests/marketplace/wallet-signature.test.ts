@@ -232,6 +232,33 @@ describe('timestamp window: at most 5 minutes old, at most 30 seconds ahead', ()
   });
 });
 
+describe('a signed request sent again (verified once, then remembered)', () => {
+  it('verifies again with the same wallet, timestamp and message', async () => {
+    const fresh = createWalletVerifier({ now: () => NOW });
+    const req = await signedRequest('GET', '/api/orders?limit=20');
+    const first = fresh.verify(req);
+    expect(fresh.verify({ ...req, headers: { ...req.headers } })).toEqual(first);
+  });
+
+  it('is refused as expired once its window has passed, though it verified before', async () => {
+    let clock = NOW;
+    const moving = createWalletVerifier({ now: () => clock });
+    const req = await signedRequest('GET', '/api/orders');
+    expect(outcome(req, moving)).toBe('ok');
+    clock = NOW + FIVE_MINUTES + 1;
+    expect(outcome(req, moving)).toBe('expired');
+  });
+
+  it('the same headers on another URL or method are still wrong', async () => {
+    const fresh = createWalletVerifier({ now: () => NOW });
+    const req = await signedRequest('GET', '/api/orders/1');
+    expect(outcome(req, fresh)).toBe('ok');
+    expect(outcome({ ...req, url: '/api/orders/2' }, fresh)).toBe('wrong');
+    expect(outcome({ ...req, method: 'DELETE' }, fresh)).toBe('wrong');
+    expect(outcome({ ...req, headers: { ...req.headers, 'x-wallet-address': bob.address } }, fresh)).toBe('wrong');
+  });
+});
+
 describe('wrong signatures', () => {
   it('signed by another wallet than X-Wallet-Address', async () => {
     const req = await signedRequest('GET', '/api/orders', { signer: bob });

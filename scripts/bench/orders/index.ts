@@ -7,7 +7,9 @@
  *
  *   accept.ts, breakdown.ts   POST /api/orders/:id/accept, full accept-and-pay, over HTTP and through the
  *                             service; then one accept at a time next to its non-database parts.
- *   list.ts                   GET /api/orders?limit=20 for a wallet with 1,000 orders.
+ *   reads.ts, baseline.ts     GET /api/orders?limit=20 for a wallet with 1,000 orders, a conversation's messages,
+ *                             an agent; then, our server closed, the same reads from a hand-written node:http
+ *                             server on the same database (the floor), and ours as a share of it.
  *   events.ts, memory.ts      frames delivered to 1,000 agents' sockets over /ws; the server's memory.
  *
  * The HTTP clients (fetch for the accepts and the messages, the 1,000 WebSockets) run in a child process
@@ -27,7 +29,8 @@ import { benchAccept } from './accept.ts';
 import { acceptBreakdown } from './breakdown.ts';
 import { BenchClient } from './client.ts';
 import { benchEvents } from './events.ts';
-import { benchList } from './list.ts';
+import { floorQuery } from './baseline.ts';
+import { benchReads, measureReads, printFloor } from './reads.ts';
 import { settledMemory } from './memory.ts';
 import { paymentsSetUp } from './payments.ts';
 import { AGENTS, LISTED_ORDERS, LISTER_AGENTS, seed } from './seed.ts';
@@ -55,13 +58,22 @@ export async function benchOrders(database: ThrowawayDatabase): Promise<void> {
     );
 
     const acceptRows = await benchAccept(server, client, seeded, payments);
-    const listRows = await benchList(server, seeded);
+    const readRows = await benchReads(server, seeded);
     console.log('');
-    printMeasurements([...acceptRows, ...listRows], FOOTNOTE);
+    printMeasurements([...acceptRows, ...readRows], FOOTNOTE);
     console.log('');
     await acceptBreakdown(server, seeded, payments);
     console.log('');
     await benchEvents(server, client, seeded, payments, atStart);
+    await server.close();
+    console.log(`\n  The same reads from a hand-written node:http server on the same database (baseline.ts), ours closed:`);
+    const floor = await floorQuery(database.config);
+    try {
+      const floorRows = await measureReads(floor.url, 'hand-written', seeded);
+      printFloor(readRows, floorRows);
+    } finally {
+      await floor.close();
+    }
     console.log(`  (${database.label.split(' ')[0]} orders part done in ${secondsSince(startedAt)})`);
   } finally {
     await client?.close();

@@ -1,12 +1,13 @@
 /**
  * The orders bench's data, bulk-inserted: AGENTS agents; a payer wallet with a conversation with every agent
  * (it pays the benchmarked orders and sends the messages); a lister wallet with LISTED_ORDERS orders over
- * LISTER_AGENTS agents, spread over 90 days and the five statuses.
+ * LISTER_AGENTS agents, spread over 90 days and the five statuses, and LISTER_MESSAGES messages in its conversation with
+ * the first agent.
  */
 import { randomUUID } from 'node:crypto';
 import type { RunningServer } from '../../../server/app.ts';
 import { newAgentRow } from '../../../server/marketplace/agents.ts';
-import { Agent, Conversation, Order } from '../../../server/marketplace/entities.ts';
+import { Agent, Conversation, Message, Order } from '../../../server/marketplace/entities.ts';
 import { usdcToMicro } from '../../../server/marketplace/money.ts';
 import { ORDER_STATUSES } from '../../../server/marketplace/schemas.ts';
 import { pick } from '../common/random.ts';
@@ -16,6 +17,8 @@ export const AGENTS = 1_000;
 export const LISTED_ORDERS = 1_000;
 /** Agents the listing wallet has conversations (and so orders) with. */
 export const LISTER_AGENTS = 100;
+/** Messages in the lister's first conversation. */
+export const LISTER_MESSAGES = 200;
 /** Every benchmarked order costs this much (USDC). */
 export const PRICE = 1.5;
 
@@ -27,6 +30,8 @@ export interface Seeded {
   payerConversations: string[];
   /** Has LISTED_ORDERS orders, with LISTER_AGENTS agents. */
   lister: BenchWallet;
+  /** The lister's conversation of LISTER_MESSAGES messages. */
+  listerConversation: string;
 }
 
 const agentRow = (index: number, wallet: string, createdAt: Date) =>
@@ -104,11 +109,25 @@ export async function seed(server: RunningServer): Promise<Seeded> {
     return orderRow(conversation.id, conversation.agent, lister.address, pick(ORDER_STATUSES), new Date(now - 90 * 86_400_000 + i * 7_000_000));
   });
   await em.insertMany(Order, listed);
+  const [talk] = listerConversations;
+  const sender = (i: number) => (i % 2 ? lister.address : agents[0]!.wallet.address);
+  await em.insertMany(
+    Message,
+    Array.from({ length: LISTER_MESSAGES }, (_, i) => ({
+      id: randomUUID(),
+      conversation: talk!.id,
+      senderWallet: sender(i),
+      content: `Message ${i} about the contract's third clause.`,
+      messageType: 'TEXT',
+      createdAt: new Date(now - (LISTER_MESSAGES - i) * 60_000),
+    })),
+  );
 
   return {
     agents: agents.map((a) => ({ id: a.row.id, wallet: a.wallet })),
     payer,
     payerConversations: payerConversations.map((c) => c.id),
     lister,
+    listerConversation: talk!.id,
   };
 }

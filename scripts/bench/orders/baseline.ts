@@ -1,0 +1,170 @@
+/**
+ * The honest floor for the marketplace reads: a hand-written node:http server doing the same work as ours on the
+ * same tables (the wallet signature checked with node:crypto, one SQL statement, the same JSON), with none of our
+ * layers (tRPC, the REST adapter, zod, MikroORM, rate limiting). The bench runs it on the database our server just
+ * used and prints our figure as a ratio of its own.
+ *
+ *   GET /api/orders?limit=&status=                    signed: the caller's orders and their total
+ *   GET /api/conversations/:id/messages?limit=        signed: a participant's page of messages and their total
+ *   GET /api/agents/:id                               public: an agent and its latest 50 reviews
+ */
+import { createPublicKey, verify } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import bs58 from 'bs58';
+import pg from 'pg';
+import type { DatabaseConfig } from '../../../server/platform/config.ts';
+
+/** Runs one parameterised statement ($1, $2, ...) and answers its rows. */
+export type Query = (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
+
+const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+const iso = (value: unknown) => (value === null ? null : new Date(value as string).toISOString());
+const usdc = (micro: unknown) => Number(micro) / 1_000_000;
+
+/** The signing wallet of a GET, or undefined (no replay check: GET signatures may be reused in their window). */
+function signer(method: string, url: string, headers: Record<string, string | string[] | undefined>): string | undefined {
+  const wallet = headers['x-wallet-address'];
+  const signature = headers['x-signature'];
+  const timestamp = headers['x-timestamp'];
+  if (typeof wallet !== 'string' || typeof signature !== 'string' || typeof timestamp !== 'string') return undefined;
+  const age = Date.now() - Number(timestamp);
+  if (!(age <= 300_000 && age >= -30_000)) return undefined;
+  try {
+    const key = createPublicKey({ key: Buffer.concat([SPKI_PREFIX, bs58.decode(wallet)]), format: 'der', type: 'spki' });
+    return verify(null, Buffer.from(`${method}:${url}:${timestamp}`), key, bs58.decode(signature)) ? wallet : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** As OrderService.list: two index-ordered halves (consumer; agent of others' orders), merged, totals from the indexes. */
+const ORDERS = `
+  with candidates as (
+    (select o.* from orders o where o.client_wallet = $1 and ($2::text is null or o.status = $2)
+     order by o.created_at desc, o.id limit $3 + $4)
+    union all
+    (select o.* from orders o where o.agent_id = (select id from agent where wallet_address = $1) and o.client_wallet <> $1
+       and ($2::text is null or o.status = $2) order by o.created_at desc, o.id limit $3 + $4)
+  ), page as (
+    select c.*, a.name, a.avatar_url from candidates c join agent a on a.id = c.agent_id order by c.created_at desc, c.id limit $3 offset $4
+  )
+  select (select count(*) from orders o where o.client_wallet = $1 and ($2::text is null or o.status = $2))
+       + (select count(*) from orders o where o.agent_id = (select id from agent where wallet_address = $1) and o.client_wallet <> $1
+            and ($2::text is null or o.status = $2)) as total,
+         p.id, p.conversation_id, p.agent_id, p.name, p.avatar_url, p.client_wallet, p.description, p.price_micro, p.status,
+         p.created_at, p.completed_at
+  from (select 1) one left join page p on true
+  order by p.created_at desc, p.id`;
+
+const MESSAGES = `
+  select m.id, m.sender_wallet, m.content, m.message_type, m.created_at, count(*) over () as total
+  from message m join conversation c on c.id = m.conversation_id join agent a on a.id = c.agent_id
+  where m.conversation_id = $1 and (c.client_wallet = $2 or a.wallet_address = $2)
+  order by m.created_at, m.seq limit $3 offset $4`;
+
+const AGENT = `
+  select a.*, coalesce((select json_agg(r) from (
+           select id, rating, comment, client_wallet, created_at from review where agent_id = a.id order by created_at desc limit 50
+         ) r), '[]') as reviews
+  from agent a where a.id = $1 and a.deleted_at is null`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Serves the three reads over `query` on 127.0.0.1; `close()` stops it. */
+export async function startBaselineServer(query: Query): Promise<{ url: string; close(): Promise<void> }> {
+  const answer = async (method: string, url: string, headers: Record<string, string | string[] | undefined>): Promise<[number, unknown]> => {
+    const parsed = new URL(url, 'http://localhost');
+    const limit = Number(parsed.searchParams.get('limit') ?? 20);
+    const offset = Number(parsed.searchParams.get('offset') ?? 0);
+    const parts = parsed.pathname.split('/');
+    if (parsed.pathname === '/api/orders') {
+      const wallet = signer(method, url, headers);
+      if (!wallet) return [401, { error: 'INVALID_SIGNATURE' }];
+      const rows = await query(ORDERS, [wallet, parsed.searchParams.get('status'), limit, offset]);
+      const orders = rows.filter((r) => r.id !== null).map((r) => ({
+        id: r.id,
+        conversationId: r.conversation_id,
+        agentId: r.agent_id,
+        agent: { name: r.name, avatarUrl: r.avatar_url ?? null },
+        clientWallet: r.client_wallet,
+        description: r.description,
+        price: usdc(r.price_micro),
+        status: r.status,
+        createdAt: iso(r.created_at),
+        completedAt: iso(r.completed_at),
+      }));
+      return [200, { orders, total: Number(rows[0]?.total ?? 0), limit, offset }];
+    }
+    if (parts[1] === 'api' && parts[2] === 'conversations' && UUID.test(parts[3] ?? '') && parts[4] === 'messages' && parts.length === 5) {
+      const wallet = signer(method, url, headers);
+      if (!wallet) return [401, { error: 'INVALID_SIGNATURE' }];
+      const rows = await query(MESSAGES, [parts[3], wallet, limit, offset]);
+      const messages = rows.map((r) => ({
+        id: r.id,
+        conversationId: parts[3],
+        senderWallet: r.sender_wallet,
+        content: r.content,
+        messageType: r.message_type,
+        createdAt: iso(r.created_at),
+      }));
+      return [200, { messages, total: Number(rows[0]?.total ?? 0), limit, offset }];
+    }
+    if (parts[1] === 'api' && parts[2] === 'agents' && UUID.test(parts[3] ?? '') && parts.length === 4) {
+      const [a] = await query(AGENT, [parts[3]]);
+      if (!a) return [404, { error: 'AGENT_NOT_FOUND' }];
+      const reviews = (typeof a.reviews === 'string' ? JSON.parse(a.reviews) : a.reviews) as Record<string, unknown>[];
+      return [
+        200,
+        {
+          id: a.id,
+          walletAddress: a.wallet_address,
+          name: a.name,
+          tagline: a.tagline,
+          description: a.description,
+          avatarUrl: a.avatar_url ?? null,
+          bannerUrl: a.banner_url ?? null,
+          categories: a.categories,
+          basePrice: usdc(a.base_price_micro),
+          rating: a.rating,
+          totalOrders: a.total_orders,
+          completedOrders: a.completed_orders,
+          status: a.status,
+          createdAt: iso(a.created_at),
+          endpoint: a.endpoint,
+          stakeAmount: usdc(a.stake_amount_micro),
+          updatedAt: iso(a.updated_at),
+          services: a.services,
+          reviews: reviews.map((r) => ({ id: r.id, rating: r.rating, comment: r.comment ?? null, clientWallet: r.client_wallet, createdAt: iso(r.created_at) })),
+        },
+      ];
+    }
+    return [404, { error: 'NOT_FOUND' }];
+  };
+
+  const server: Server = createServer((req, res) => {
+    answer(req.method ?? 'GET', req.url ?? '/', req.headers).then(
+      ([status, body]) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body)),
+      (error: unknown) => res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: String(error) })),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The floor on a database our server has closed: PGlite opened on its data dir, or a pool of 10 on PostgreSQL. */
+export async function floorQuery(database: DatabaseConfig): Promise<{ url: string; close(): Promise<void> }> {
+  if (database.kind === 'pglite') {
+    const pglite = await PGlite.create({ dataDir: database.dataDir, extensions: { pg_trgm } });
+    const server = await startBaselineServer(async (sql, params) => (await pglite.query<Record<string, unknown>>(sql, params)).rows);
+    return { url: server.url, close: async () => (await server.close(), await pglite.close()) };
+  }
+  const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+  const server = await startBaselineServer(async (sql, params) => (await pool.query<Record<string, unknown>>(sql, params)).rows);
+  return { url: server.url, close: async () => (await server.close(), await pool.end()) };
+}
