@@ -108,10 +108,19 @@ export class PaymentService {
     // A transaction the chain refused for this very order (no fee SOL yet, say) may be sent again: it never
     // moved money, and on a ledger whose blockhash stands still the client cannot build a different one.
     // The same transaction while its payment of this order is in flight (a retry after a 503) is that payment.
-    const earlier = await em.findOne(Payment, { txSignature: checked.signature });
+    // One statement: any earlier payment with this transaction, whether an order was paid with it, the agent's wallet.
+    const [seen] = await em.execute<{ earlier_state: string | null; earlier_order: string | null; used: boolean; agent_wallet: string | null }[]>(
+      `select p.state as earlier_state, p.order_id as earlier_order,
+              exists(select 1 from orders where tx_signature = ?) as used,
+              (select wallet_address from agent where id = ? and deleted_at is null) as agent_wallet
+       from (select 1) one left join payment p on p.tx_signature = ?`,
+      [checked.signature, order.agent, checked.signature],
+    );
+    const earlier = seen?.earlier_state ? { state: seen.earlier_state, order: seen.earlier_order } : undefined;
     const retry = earlier?.state === 'FAILED' && earlier.order === id;
     if (earlier?.order === id && LIVE_PAYMENT_STATES.includes(earlier.state)) throw paymentInProgress();
-    if ((earlier && !retry) || (await em.count(Order, { txSignature: checked.signature }))) throw transactionUsed(checked.signature);
+    if ((earlier && !retry) || seen?.used) throw transactionUsed(checked.signature);
+    if (!seen?.agent_wallet) throw agentNotFound(order.agent);
     const balance = await this.#ledger.usdcBalance(wallet).catch((error: unknown) => Promise.reject(ledgerFailure(error)));
     if (balance < order.priceMicro) {
       throw new AppError('INSUFFICIENT_FUNDS', 'The wallet has insufficient USDC balance', {
@@ -121,6 +130,9 @@ export class PaymentService {
     }
 
     const commission = commissionMicro(order.priceMicro, order.commissionBps);
+    // The agent's share is signed now and recorded with the payment: whatever happens next, this very transfer is
+    // what is sent (and sent again, byte-identical, by a recovery), so a crash can never lead to a second payout.
+    const split = await this.#signSplit(seen.agent_wallet, id, order.priceMicro - commission);
     const now = new Date();
     const payment: Payment = {
       txSignature: checked.signature,
@@ -130,8 +142,8 @@ export class PaymentService {
       agentAmountMicro: order.priceMicro - commission,
       commissionAmountMicro: commission,
       state: 'SUBMITTED',
-      splitSignature: null,
-      splitTransaction: null,
+      splitSignature: split.signature,
+      splitTransaction: Buffer.from(split.transaction).toString('base64'),
       failure: null,
       createdAt: now,
       updatedAt: now,
@@ -157,15 +169,23 @@ export class PaymentService {
 
     const settled = await this.#advance(payment, true);
     if (settled.state === 'FAILED') throw ledgerFailure(new LedgerError('rejected', settled.failure ?? 'failed'));
-    const paid = await this.#db.em().findOneOrFail(Order, { id });
     return {
       orderId: id,
       status: 'PAID',
-      txSignature: paid.txSignature!,
-      agentAmount: microToUsdc(paid.agentAmountMicro!),
-      commissionAmount: microToUsdc(paid.commissionAmountMicro!),
-      paidAt: paid.paidAt!.toISOString(),
+      txSignature: settled.txSignature,
+      agentAmount: microToUsdc(settled.agentAmountMicro),
+      commissionAmount: microToUsdc(settled.commissionAmountMicro),
+      paidAt: settled.updatedAt.toISOString(),
     };
+  }
+
+  /** The marketplace's transfer of the agent's share, signed (not sent). A memo of its own per attempt: a re-signed split must not be a byte-identical duplicate. */
+  async #signSplit(agentWallet: string, orderId: string, amountMicro: bigint) {
+    try {
+      return await this.#ledger.signPayout(agentWallet, amountMicro, `order ${orderId} split ${randomUUID().slice(0, 8)}`);
+    } catch (error) {
+      throw ledgerFailure(error);
+    }
   }
 
   /**
@@ -228,17 +248,18 @@ export class PaymentService {
       }
       failpoint('payment-submitted');
     }
-    const next = await this.#move(p, 'SUBMITTED', { state: 'CONFIRMED' });
+    // A payment recorded with its split goes straight to sending it; one recorded without (before the split was signed
+    // at accept time) signs it first.
+    const next = await this.#move(p, 'SUBMITTED', { state: p.splitTransaction ? 'SPLIT_SENT' : 'CONFIRMED' });
     failpoint('payment-confirmed');
     return next;
   }
 
-  /** Signs the agent's share and records it before sending, so a crash resends this very transfer. */
+  /** Signs the agent's share (again, when the chain failed the last one) and records it before sending, so a crash resends this very transfer. */
   async #recordSplit(p: Payment, replacing: string | null = null): Promise<Payment> {
     const order = await this.#db.em().findOneOrFail(Order, { id: p.order });
     const agent = await this.#db.em().findOneOrFail(Agent, { id: order.agent });
-    // A memo of its own per attempt: a re-signed split must not be a byte-identical duplicate.
-    const split = await this.#ledger.signPayout(agent.walletAddress, p.agentAmountMicro, `order ${p.order} split ${randomUUID().slice(0, 8)}`);
+    const split = await this.#signSplit(agent.walletAddress, p.order, p.agentAmountMicro);
     const next = await this.#move(p, p.state, {
       state: 'SPLIT_SENT',
       splitSignature: split.signature,
@@ -276,24 +297,18 @@ export class PaymentService {
     const done = await this.#db.em().transactional(async (em) => {
       const moved = await em.nativeUpdate(Payment, { txSignature: p.txSignature, state: 'SPLIT_SENT' }, { state: 'DONE', updatedAt: paidAt });
       if (moved !== 1) return em.findOneOrFail(Payment, { txSignature: p.txSignature }); // another process finished it
-      await em.nativeUpdate(
-        Order,
-        { id: p.order, status: TRANSITIONS.accept.from },
-        {
-          status: TRANSITIONS.accept.to,
-          txSignature: p.txSignature,
-          splitSignature: p.splitSignature,
-          agentAmountMicro: p.agentAmountMicro,
-          commissionAmountMicro: p.commissionAmountMicro,
-          paidAt,
-          updatedAt: paidAt,
-        },
+      // The payment was live until now, so the order is still waiting for it (a live payment holds off cancel).
+      const [order] = await em.execute<{ conversation_id: string; agent_wallet: string }[]>(
+        `update orders set status = ?, tx_signature = ?, split_signature = ?, agent_amount_micro = ?, commission_amount_micro = ?,
+                paid_at = ?, updated_at = ?
+         where id = ? and status = ?
+         returning conversation_id, (select wallet_address from agent where agent.id = orders.agent_id) as agent_wallet`,
+        [TRANSITIONS.accept.to, p.txSignature, p.splitSignature, String(p.agentAmountMicro), String(p.commissionAmountMicro), paidAt, paidAt, p.order, TRANSITIONS.accept.from],
       );
-      const order = await em.findOneOrFail(Order, { id: p.order });
-      const agent = await em.findOneOrFail(Agent, { id: order.agent });
-      await recordEvent(em, agent.walletAddress, 'order:paid', {
+      if (!order) throw new Error(`order ${p.order} was not waiting for its payment ${p.txSignature}`);
+      await recordEvent(em, order.agent_wallet, 'order:paid', {
         orderId: p.order,
-        conversationId: order.conversation,
+        conversationId: order.conversation_id,
         amount: microToUsdc(p.agentAmountMicro),
         txSignature: p.txSignature,
         splitSignature: p.splitSignature!,

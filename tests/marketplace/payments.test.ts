@@ -393,7 +393,7 @@ describe('accept and pay through a real-cluster ledger (JSON-RPC stand-in on 127
     expect(await chain.usdcBalance(parties.agent.address)).toBe(11_250_000n);
   });
 
-  it('an outage after the consumer’s transfer landed (signing the agent’s share) is 503 too, never 500; reconciliation pays the agent', async () => {
+  it('an outage while signing the agent’s share (before anything is sent) is 503 too, never 500; nothing moved, the same payment pays later', async () => {
     const parties = await fundedParties();
     const order = await createOrder(parties, { price: PRICE });
     const header = await paymentHeader(server.url, parties.client, order);
@@ -405,11 +405,13 @@ describe('accept and pay through a real-cluster ledger (JSON-RPC stand-in on 127
       refuse = undefined;
     }
     expect([res.status, res.body.error, res.headers.get('retry-after')]).toEqual([503, 'TRANSACTION_FAILED', '5']);
-    expect(await chain.usdcBalance(parties.client.address)).toBe(100_000_000n - PRICE_MICRO);
-    expect(await chain.usdcBalance(parties.agent.address)).toBe(0n);
-    expect(await server.services.payments.reconcile(0)).toMatchObject({ settled: 1 });
-    expect((await parties.client.rest('GET', `/api/orders/${order.id}`)).body).toMatchObject({ status: 'PAID', agentAmount: 11.25 });
+    // The split is signed before the payment is recorded or the consumer's transfer sent: nothing happened.
+    expect(await chain.usdcBalance(parties.client.address)).toBe(100_000_000n);
+    expect(await server.services.payments.reconcile(0)).toEqual({ settled: 0, failed: 0, pending: 0 });
+    expect((await parties.client.rest('GET', `/api/orders/${order.id}`)).body.status).toBe('PENDING');
+    expect((await acceptOrder(server.url, parties, order, header)).status).toBe(200);
     expect(await chain.usdcBalance(parties.agent.address)).toBe(11_250_000n);
+    expect(await chain.usdcBalance(parties.client.address)).toBe(100_000_000n - PRICE_MICRO);
   });
 
   it('an agent share the chain refuses is signed anew: 503 split-failed now, the agent paid by reconciliation', async () => {

@@ -113,28 +113,52 @@ describe('reconcile() finishes a payment left at any step', () => {
   }
 
   // [crash point, the state it leaves, transactions reconcile must send]
+  // The agent's share is signed before the payment is recorded and recorded with it: every crash point below finds
+  // it, and recovery sends that very transfer (never a second one).
   const cases: [string, Crash, string, number][] = [
     ['before the consumer’s transfer is sent', { method: 'submit', call: 1, after: false }, 'SUBMITTED', 2],
     ['after the consumer’s transfer landed', { method: 'submit', call: 1, after: true }, 'SUBMITTED', 1],
-    ['before the agent’s share is signed', { method: 'signPayout', call: 1, after: false }, 'CONFIRMED', 1],
-    ['after the agent’s share is recorded', { method: 'submit', call: 2, after: false }, 'SPLIT_SENT', 1],
+    ['before the agent’s share is sent', { method: 'submit', call: 2, after: false }, 'SPLIT_SENT', 1],
     ['after the agent’s share landed', { method: 'submit', call: 2, after: true }, 'SPLIT_SENT', 0],
   ];
 
   it.for(cases)('crashed %s: PAID, each transaction sent once, one order:paid', async ([, crash, state, resent]) => {
     const { p, order, left } = await leftAt(crash);
     expect(left.state).toBe(state);
+    expect([left.splitSignature, left.splitTransaction]).toEqual([expect.any(String), expect.any(String)]);
     const recovery = new FaultyLedger(server.services.payments.ledger);
     expect(await service(recovery.ledger()).reconcile()).toEqual({ settled: 1, failed: 0, pending: 0 });
     expect(recovery.submitted).toHaveLength(resent);
     await expectPaidOnce(p, order.id);
+    expect((await server.db.em().findOneOrFail(Order, { id: order.id })).splitSignature).toBe(left.splitSignature); // the recorded one
     // Running it again finds nothing to do.
     expect(await service(recovery.ledger()).reconcile()).toEqual({ settled: 0, failed: 0, pending: 0 });
     expect(recovery.submitted).toHaveLength(resent);
   });
 
+  it('a payment recorded without its split (by a version that signed it later) is finished too: the split signed once', async () => {
+    const { p, order, left } = await leftAt({ method: 'submit', call: 1, after: false });
+    await server.db.em().nativeUpdate(Payment, { txSignature: left.txSignature }, { splitSignature: null, splitTransaction: null });
+    const recovery = new FaultyLedger(server.services.payments.ledger);
+    expect(await service(recovery.ledger()).reconcile()).toEqual({ settled: 1, failed: 0, pending: 0 });
+    expect(recovery.submitted).toHaveLength(2);
+    await expectPaidOnce(p, order.id);
+  });
+
+  it('a crash while signing the agent’s share leaves nothing to finish: no payment recorded, no money moved', async () => {
+    const p = await agentAndConsumer(server.url);
+    await fund(server.url, p.client.address, 100);
+    const order = await createOrder(p, { price: 12.5 });
+    const header = await paymentHeader(server.url, p.client, order, config);
+    const faulty = new FaultyLedger(server.services.payments.ledger, { method: 'signPayout', call: 1, after: false });
+    await expect(service(faulty.ledger()).accept(p.client.address, order.id, { clientWallet: p.client.address, paymentMethod: 'usdc', paymentHeader: header })).rejects.toThrow();
+    expect(await server.db.em().count(Payment, { order: order.id })).toBe(0);
+    expect(faulty.submitted).toHaveLength(0);
+    expect(await usdcBalance(server.url, p.client.address, config)).toBe(100_000_000n);
+  });
+
   it('two processes reconciling at once pay once and record one order:paid', async () => {
-    const { p, order } = await leftAt({ method: 'signPayout', call: 1, after: false });
+    const { p, order } = await leftAt({ method: 'submit', call: 1, after: true });
     const one = new FaultyLedger(server.services.payments.ledger);
     const two = new FaultyLedger(server.services.payments.ledger);
     const results = await Promise.all([service(one.ledger()).reconcile(), service(two.ledger()).reconcile()]);
@@ -161,10 +185,10 @@ describe('reconcile() finishes a payment left at any step', () => {
   });
 
   it('only payments untouched for olderThanMs are picked up (the periodic pass leaves ones in flight alone)', async () => {
-    const { p, order } = await leftAt({ method: 'signPayout', call: 1, after: false });
+    const { p, order } = await leftAt({ method: 'submit', call: 1, after: true });
     const ledger = new FaultyLedger(server.services.payments.ledger).ledger();
     expect(await service(ledger).reconcile(60_000)).toEqual({ settled: 0, failed: 0, pending: 0 });
-    expect((await server.db.em().findOneOrFail(Payment, { order: order.id })).state).toBe('CONFIRMED');
+    expect((await server.db.em().findOneOrFail(Payment, { order: order.id })).state).toBe('SUBMITTED');
     await server.db.em().nativeUpdate(Payment, { order: order.id }, { updatedAt: new Date(Date.now() - 61_000) });
     expect(await service(ledger).reconcile(60_000)).toEqual({ settled: 1, failed: 0, pending: 0 });
     await expectPaidOnce(p, order.id);
