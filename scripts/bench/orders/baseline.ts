@@ -41,23 +41,26 @@ function signer(method: string, url: string, headers: Record<string, string | st
 }
 
 /** As OrderService.list: two index-ordered halves (consumer; agent of others' orders), merged, totals from the indexes. */
-const ORDERS = `
-  with candidates as (
-    (select o.* from orders o where o.client_wallet = $1 and ($2::text is null or o.status = $2)
-     order by o.created_at desc, o.id limit $3 + $4)
-    union all
-    (select o.* from orders o where o.agent_id = (select id from agent where wallet_address = $1) and o.client_wallet <> $1
-       and ($2::text is null or o.status = $2) order by o.created_at desc, o.id limit $3 + $4)
-  ), page as (
-    select c.*, a.name, a.avatar_url from candidates c join agent a on a.id = c.agent_id order by c.created_at desc, c.id limit $3 offset $4
-  )
-  select (select count(*) from orders o where o.client_wallet = $1 and ($2::text is null or o.status = $2))
-       + (select count(*) from orders o where o.agent_id = (select id from agent where wallet_address = $1) and o.client_wallet <> $1
-            and ($2::text is null or o.status = $2)) as total,
-         p.id, p.conversation_id, p.agent_id, p.name, p.avatar_url, p.client_wallet, p.description, p.price_micro, p.status,
-         p.created_at, p.completed_at
-  from (select 1) one left join page p on true
-  order by p.created_at desc, p.id`;
+function ordersSql(status: boolean): string {
+  const narrowing = status ? ' and o.status = $5' : '';
+  const asClient = `from orders o where o.client_wallet = $1${narrowing}`;
+  const asAgent = `from orders o where o.agent_id = (select id from agent where wallet_address = $1) and o.client_wallet <> $1${narrowing}`;
+  return `
+    with candidates as (
+      (select o.* ${asClient} order by o.created_at desc, o.id limit $2)
+      union all
+      (select o.* ${asAgent} order by o.created_at desc, o.id limit $2)
+    ), page as (
+      select c.*, a.name, a.avatar_url from candidates c join agent a on a.id = c.agent_id order by c.created_at desc, c.id limit $3 offset $4
+    )
+    select (select count(*) ${asClient}) + (select count(*) ${asAgent}) as total,
+           p.id, p.conversation_id, p.agent_id, p.name, p.avatar_url, p.client_wallet, p.description, p.price_micro, p.status,
+           p.created_at, p.completed_at
+    from (select 1) one left join page p on true
+    order by p.created_at desc, p.id`;
+}
+const ORDERS = ordersSql(false);
+const ORDERS_BY_STATUS = ordersSql(true);
 
 const MESSAGES = `
   select m.id, m.sender_wallet, m.content, m.message_type, m.created_at, count(*) over () as total
@@ -83,7 +86,8 @@ export async function startBaselineServer(query: Query): Promise<{ url: string; 
     if (parsed.pathname === '/api/orders') {
       const wallet = signer(method, url, headers);
       if (!wallet) return [401, { error: 'INVALID_SIGNATURE' }];
-      const rows = await query(ORDERS, [wallet, parsed.searchParams.get('status'), limit, offset]);
+      const status = parsed.searchParams.get('status');
+      const rows = await query(status ? ORDERS_BY_STATUS : ORDERS, [wallet, limit + offset, limit, offset, ...(status ? [status] : [])]);
       const orders = rows.filter((r) => r.id !== null).map((r) => ({
         id: r.id,
         conversationId: r.conversation_id,
