@@ -252,6 +252,7 @@ export class LiteSvmLedger implements Ledger {
         ledger.replay(stored.journal);
       }
       await ledger.setUp();
+      await ledger.persisted(); // the accounts set up above
       options.log?.info(
         { mint, marketplaceWallet: ledger.marketplaceWallet, dir: options.dir ?? 'memory', transactions: ledger.landed.size },
         'embedded Solana ledger ready',
@@ -272,6 +273,7 @@ export class LiteSvmLedger implements Ledger {
 
   async submit(transaction: Uint8Array): Promise<void> {
     const outcome = this.execute(transaction, { preflight: true });
+    await this.persisted();
     if (outcome.err === null) return;
     if (outcome.err === 'AlreadyProcessed' && this.svm.getTransaction(outcome.signature as never) instanceof TransactionMetadata) return;
     throw ledgerErrorFor(outcome.err, outcome.programs);
@@ -492,8 +494,23 @@ export class LiteSvmLedger implements Ledger {
       (m) => appendTransactionMessageInstructions(instructions, m),
     );
     const outcome = this.execute(wireBytes(await signTransactionMessageWithSigners(message)), { preflight: true });
+    await this.persisted();
     if (outcome.err !== null) throw ledgerErrorFor(outcome.err, outcome.programs);
     return outcome.signature;
+  }
+
+  /**
+   * Resolves once every change so far is on disk: a transaction is reported landed only then. (Other calls may read
+   * its effects a moment earlier; a crash in that moment forgets it, and nobody was told it landed.)
+   */
+  async persisted(): Promise<void> {
+    try {
+      await this.store?.flush();
+    } catch (error) {
+      this.broken ??= error as Error;
+      this.log?.error({ err: error }, 'embedded ledger: could not make changes durable; refusing further changes');
+      throw new LedgerError('unavailable', `The embedded ledger could not record a change: ${(error as Error).message}`);
+    }
   }
 
   /** Re-applies the journal written after the snapshot (deterministic: same order, same blockhash). */

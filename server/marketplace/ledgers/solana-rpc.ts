@@ -205,7 +205,7 @@ function preflightFailure(err: Parameters<typeof describeTransactionError>[0], l
   });
 }
 
-function sendTransaction(ledger: LiteSvmLedger, params: Params): string {
+async function sendTransaction(ledger: LiteSvmLedger, params: Params): Promise<string> {
   const config = configAt(params, 1);
   const wire = decodeWire(stringAt(params, 0, 'an encoded transaction'), config.encoding);
   const preflight = config.skipPreflight !== true;
@@ -216,6 +216,7 @@ function sendTransaction(ledger: LiteSvmLedger, params: Params): string {
     if (error instanceof LedgerError && error.kind === 'rejected') throw invalidParams(`invalid transaction: ${error.message}`);
     throw error;
   }
+  await ledger.persisted(); // answered once on disk, as the ledger's own submit
   if (outcome.err === 'SignatureFailure' && !outcome.landed) throw new RpcError(-32003, 'Transaction signature verification failure');
   if (preflight && outcome.duplicate) throw preflightFailure('AlreadyProcessed', [], 0n);
   if (preflight && !outcome.landed && outcome.err !== null) throw preflightFailure(outcome.err, outcome.logs, outcome.unitsConsumed);
