@@ -312,7 +312,8 @@ describe('notices of a server with reader limits and a database that goes away',
       expect((await get(limited.url, '/acme/asked~two-more/', { method: 'POST' })).status).toBe(404);
 
       await breakDatabase(limited);
-      const down = await get(limited.url, '/acme/asked/guide');
+      // A ref nobody asked for yet: its lookup needs the database (a published default branch may be served from memory).
+      const down = await get(limited.url, '/acme/asked~after-the-outage/guide');
       expect([down.status, down.headers['retry-after'], down.headers['content-type'], down.headers['cache-control']]).toEqual([503, '5', 'text/html; charset=utf-8', 'no-store']);
       expect(down.headers['content-security-policy']).toBe(NOTICE_POLICY);
       expect(down.text).toContain('<title>Temporarily unavailable</title>');
