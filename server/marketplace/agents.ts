@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
+import { aggregatedRows } from '../platform/db/json-rows.ts';
 import type { Database } from '../platform/db/orm.ts';
 import { Agent, LIVE_PAYMENT_STATES, Order, type StoredService } from './entities.ts';
 import { AppError } from '../platform/errors.ts';
@@ -157,7 +158,7 @@ export class AgentService {
     if (!row) throw agentNotFound(id);
     const { latest_reviews: latest, ...columns } = row;
     const agent = em.map(Agent, columns, { disableIdentityMap: true });
-    const reviews = (typeof latest === 'string' ? JSON.parse(latest) : latest) as { id: string; rating: number; comment: string | null; client_wallet: string; created_at: string }[];
+    const reviews = aggregatedRows<{ id: string; rating: number; comment: string | null; client_wallet: string; created_at: string }>(latest);
     return {
       ...listItem(agent),
       endpoint: agent.endpoint,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
+import { aggregatedRows } from '../platform/db/json-rows.ts';
 import type { Database } from '../platform/db/orm.ts';
 import { Agent, Conversation, Message } from './entities.ts';
 import { AppError } from '../platform/errors.ts';
@@ -87,7 +88,7 @@ export class ConversationService {
     );
     if (!row) throw conversationNotFound(id);
     if (wallet !== row.client_wallet && wallet !== row.wallet_address) throw notParticipant();
-    const rows = (typeof row.page === 'string' ? JSON.parse(row.page) : row.page) as { id: string; sender_wallet: string; content: string; message_type: string; created_at: string }[];
+    const rows = aggregatedRows<{ id: string; sender_wallet: string; content: string; message_type: string; created_at: string }>(row.page);
     const messages = rows.map((m) => messageOut({ id: m.id, conversation: id, senderWallet: m.sender_wallet, content: m.content, messageType: m.message_type, createdAt: new Date(m.created_at) }));
     return { messages, total: Number(row.total), limit: page.limit, offset: page.offset };
   }
