@@ -42,7 +42,9 @@ const json = (res: ServerResponse, status: number, body: unknown) =>
   res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
 
 /** Opens the database (applying migrations) and serves every surface on one node:http server. */
-export async function startServer(config: Config & { events?: EventBusOptions & EventChannelOptions }, log: Logger): Promise<RunningServer> {
+export async function startServer(given: Config & { events?: EventBusOptions & EventChannelOptions }, log: Logger): Promise<RunningServer> {
+  // PUBLIC_BASE_URL as people write it (`https://docs.example.com/`): every URL made from it appends a path.
+  const config = given.publicBaseUrl ? { ...given, publicBaseUrl: given.publicBaseUrl.replace(/\/+$/, '') } : given;
   const db = await openDatabase(config.database, (message) => log.debug({ component: 'orm' }, message));
   const rateLimiter = openRateLimiter(config, log);
   const marketplace = await createMarketplace(

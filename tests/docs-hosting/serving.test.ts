@@ -5,7 +5,7 @@
  */
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
 import { get, hostingConfig, published, settled } from '../helpers/hosting.ts';
 import { restClient, type Rest } from '../helpers/rest.ts';
@@ -38,13 +38,15 @@ beforeAll(async () => {
   repo.write({
     'docs.json': JSON.stringify({
       name: 'Served',
-      redirects: { '/old': '/guide', '/out': 'https://example.com/ünï' },
+      // Destinations as a repository may write them: non-ASCII, beyond the BMP, even a lone surrogate.
+      redirects: { '/old': '/guide', '/out': 'https://example.com/ünï', '/emoji': 'https://example.com/😀', '/lone': 'https://example.com/\ud800x' },
       scripts: { vendorAnalytics: 'G-SERVED', altAnalytics: true, vendorSiteVerification: 'served-verification' },
     }),
     'index.mdx': '# Served\n\nThe home page.\n',
     'guide.mdx': `# Guide\n\n${'A long paragraph that compresses well. '.repeat(200)}\n`,
     'images/logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>',
     'files/data.bin.pdf': '%PDF-1.4 not really',
+    'public/files/notes.unknownext': 'bytes of a kind nobody registered',
     // Text served as it is (public/ is copied to the site's root), one at the compression threshold and one just over it.
     'public/files/at-threshold.txt': 'x'.repeat(1024),
     'public/files/over-threshold.txt': 'x'.repeat(1025),
@@ -68,13 +70,17 @@ beforeAll(async () => {
   repo.write({ 'routed.mdx': '# Routed\n' });
   repo.commit('routed');
   repo.git('checkout', '-q', 'main');
-  server = await startTestServer({ rateLimits: 'off', publicBaseUrl: 'https://docs.example.com', docs: hostingConfig({ vanityDomain: 'docs.test' }) });
+  // PUBLIC_BASE_URL as people write it, with a trailing slash: no URL made from it has `//`.
+  server = await startTestServer({ rateLimits: 'off', publicBaseUrl: 'https://docs.example.com/', docs: hostingConfig({ vanityDomain: 'docs.test' }) });
   rest = restClient(server.url, (await createOrganization(server)).apiKey);
-  expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'served', source: repo.dir })).status).toBe(201);
+  const registered = await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'served', source: repo.dir });
+  expect([registered.status, registered.body.webhookUrl]).toEqual([201, 'https://docs.example.com/api/docs/repositories/acme/served/webhook']);
   await published(rest, 'acme/served');
   const broken = await rest('POST', '/api/docs/repositories/acme/served/publish', { ref: 'broken' });
   expect((await settled(rest, broken.body)).status).toBe('FAILED');
 }, 120_000);
+// Every answer is complete: nothing after it (the API's handlers) tries to answer again and fails.
+afterEach(() => expect(server.loggedErrors).toEqual([]));
 afterAll(async () => {
   await server?.destroy();
   repo?.cleanup();
@@ -85,6 +91,12 @@ describe('which file a path names', () => {
     for (const path of ['/acme/served', '/acme/served/']) expect((await page(path)).text, path).toContain('The home page.');
     for (const path of ['/acme/served/guide', '/acme/served/guide/', '/acme/served/guide/index.html']) expect((await page(path)).text, path).toContain('compresses well');
     expect((await page('/acme/served/images/logo.svg')).text).toContain('<circle r="4"/>');
+  });
+  it('owner and repository names in any case', async () => {
+    expect((await page('/ACME/Served/guide')).text).toContain('compresses well');
+    expect((await page('/Served/guide', { host: 'ACME.docs.test' })).text).toContain('compresses well');
+    const again = await rest('POST', '/api/docs/repositories', { owner: 'Acme', repo: 'SERVED', source: repo.dir });
+    expect([again.status, again.body.error]).toEqual([409, 'CONFLICT']);
   });
   it('dot segments, empty segments and broken escapes name nothing: the site 404 page', async () => {
     for (const path of ['/acme/served/images/../guide', '/acme/served/./guide', '/acme/served/images//logo.svg', '/acme/served/%E0%A4%A', '/acme/served/nope']) {
@@ -102,6 +114,7 @@ describe('headers', () => {
     expect(Number(html.headers['content-length'])).toBe(Buffer.byteLength(html.text));
     expect((await page('/acme/served/files/data.bin.pdf')).headers['content-type']).toBe('application/pdf');
     expect((await page('/acme/served/sitemap.xml')).headers['content-type']).toMatch(/xml/);
+    expect((await page('/acme/served/files/notes.unknownext')).headers['content-type']).toBe('application/octet-stream');
   });
   it('content-hashed assets are immutable; everything else is revalidated; 404s are not immutable', async () => {
     const css = /href="(\/acme\/served\/_astro\/[^"]+\.css)"/.exec((await page('/acme/served/guide')).text)?.[1];
@@ -161,7 +174,7 @@ describe('methods and redirects', () => {
     expect([head.status, head.text, Number(head.headers['content-length']) > 0]).toEqual([200, '', true]);
     for (const method of ['POST', 'PUT', 'DELETE']) {
       const res = await page('/acme/served/guide', { method });
-      expect([res.status, res.headers.allow, res.text], method).toEqual([405, 'GET, HEAD', 'Method not allowed\n']);
+      expect([res.status, res.headers.allow, res.headers['content-type'], res.text], method).toEqual([405, 'GET, HEAD', 'text/plain; charset=utf-8', 'Method not allowed\n']);
     }
   });
   it('only reading an unpublished ref builds it: another method there builds nothing', async () => {
@@ -179,6 +192,8 @@ describe('methods and redirects', () => {
     expect((await page('/acme/served~main/old')).headers.location).toBe('/acme/served~main/guide');
     expect((await page('/served/old', { host: 'acme.docs.test' })).headers.location).toBe('/served/guide');
     expect((await page('/acme/served/out')).headers.location).toBe('https://example.com/%C3%BCn%C3%AF');
+    expect((await page('/acme/served/emoji')).headers.location).toBe('https://example.com/%F0%9F%98%80');
+    expect((await page('/acme/served/lone')).headers.location).toBe('https://example.com/%EF%BF%BDx'); // U+FFFD
   });
 });
 
@@ -214,11 +229,22 @@ describe("the site's own routes", () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'serving-test', version: '1' } } }),
     });
   it('/mcp answers POST, with or without a trailing slash, where a file would answer 405', async () => {
-    for (const path of ['/acme/served/mcp', '/acme/served/mcp/', '/acme/served~main/mcp']) {
+    for (const path of ['/acme/served/mcp', '/acme/served/mcp/', '/acme/served/mcp//', '/acme/served~main/mcp']) {
       const res = await initialize(path);
       expect(res.status, path).toBe(200);
       expect(await res.text(), path).toContain('"name":"acme/served documentation"');
     }
+  });
+  it("pages are named by their URLs where the site is served: PUBLIC_BASE_URL's on the service host, the host's on a vanity host", async () => {
+    const listPages = (path: string, host?: string) =>
+      get(server.url, path, {
+        method: 'POST',
+        ...(host ? { host } : {}),
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_pages', arguments: {} } }),
+      });
+    expect((await listPages('/acme/served~main/mcp')).text).toContain('"url":"https://docs.example.com/acme/served~main/guide"');
+    expect((await listPages('/served/mcp', 'acme.docs.test')).text).toContain('"url":"https://acme.docs.test/served/guide"');
   });
   it('a POST to a route of an unpublished ref builds it, as reading a page does', async () => {
     const builds = async () => (await rest('GET', '/api/docs/repositories/acme/served/builds')).body.total as number;
@@ -262,6 +288,7 @@ describe("the service's notices", () => {
     expect(res.text).toMatch(/The build of <code>broken<\/code> \(commit <code>[0-9a-f]{12}<\/code>\) failed: /);
     expect(res.text).toMatch(/<code>docs\.json:1:\d+<\/code> Invalid JSON/);
     expect(res.text).toContain('<code>bad.mdx:1:1</code> not valid MDX'); // escaped: `&#60;div&#62;`
+    expect(res.text).toMatch(/failed: [^<]*\.<\/p><p><code>docs\.json:/); // one paragraph each
     expect(res.text).toContain('&#60;div&#62;');
     expect(res.text.match(/<p><code>[^<]+:\d+:\d+<\/code> /g)).toHaveLength(5); // of seven errors
     expect(res.text).not.toContain('warned.mdx'); // warnings are not why it failed

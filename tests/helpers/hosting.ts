@@ -66,7 +66,7 @@ export interface Page {
 }
 
 /** A GET (or any method) as a browser on `host` sends it: node:http, so the Host header can name any domain. */
-export function get(baseUrl: string, path: string, options: { host?: string; method?: string; headers?: Record<string, string> } = {}): Promise<Page> {
+export function get(baseUrl: string, path: string, options: { host?: string; method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Page> {
   const url = new URL(path, baseUrl);
   return new Promise((resolve, reject) => {
     const req = request(url, { method: options.method ?? 'GET', headers: { ...(options.host ? { host: options.host } : {}), ...options.headers } }, (res) => {
@@ -75,7 +75,7 @@ export function get(baseUrl: string, path: string, options: { host?: string; met
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
     });
     req.on('error', reject);
-    req.end();
+    req.end(options.body);
   });
 }
 

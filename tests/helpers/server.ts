@@ -48,6 +48,8 @@ export function testConfig(database: DatabaseConfig): Config {
 
 export interface TestServer extends RunningServer {
   database: DatabaseConfig;
+  /** What the server logged at level error (pino's JSON objects): a request that failed after it was answered shows here. */
+  loggedErrors: Record<string, unknown>[];
   /** Stops the server and deletes its database. */
   destroy(): Promise<void>;
 }
@@ -55,10 +57,13 @@ export interface TestServer extends RunningServer {
 /** The real server on an ephemeral port with a database of its own. */
 export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
   const { config, drop } = await createTestDatabase();
-  const server = await startServer({ ...testConfig(config), ...overrides }, createLogger('silent'));
+  const loggedErrors: Record<string, unknown>[] = [];
+  const log = createLogger('error', { destination: { write: (line: string) => void loggedErrors.push(JSON.parse(line)) } });
+  const server = await startServer({ ...testConfig(config), ...overrides }, log);
   return {
     ...server,
     database: config,
+    loggedErrors,
     async destroy() {
       await server.close();
       await drop();

@@ -39,7 +39,7 @@ export function runBuildWorker(
     createInterface({ input: child.stdout }).on('line', (line) => {
       let message: WorkerMessage;
       try {
-        message = JSON.parse(line) as WorkerMessage;
+        message = wellFormed(JSON.parse(line)) as WorkerMessage;
       } catch {
         return; // a library's stray output
       }
@@ -60,4 +60,16 @@ export function runBuildWorker(
       resolve({ type: 'failed', error: why });
     });
   });
+}
+
+/**
+ * The value with every string, keys included, well-formed: an unpaired surrogate becomes U+FFFD. A repository's
+ * docs.json or frontmatter may hold one as a `\ud800` escape (JSON and YAML allow it), and PostgreSQL's json
+ * refuses it: stored as it came, the build's manifest or problems could never be saved.
+ */
+export function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return value.toWellFormed();
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key.toWellFormed(), wellFormed(item)]));
 }

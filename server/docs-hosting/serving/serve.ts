@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
-import { CONTENT_TYPES, extensionOf, needsResolving, normalizeRoute, pathAnswer, resolveHosted, routeUrl, type Served } from '../../../sites/index.ts';
+import { CONTENT_TYPES, extensionOf, normalizeRoute, pathAnswer, resolveHosted, routeUrl, type Served } from '../../../sites/index.ts';
 import { databaseUnavailable } from '../../platform/errors.ts';
 import { urlRef } from '../git.ts';
 import { siteBase } from '../names.ts';
@@ -25,7 +25,7 @@ export interface ServedSite {
 }
 
 export interface DocsHandlerOptions {
-  /** The origin clients see (PUBLIC_BASE_URL); its scheme is also used for vanity and custom domains. */
+  /** The origin clients see (PUBLIC_BASE_URL, no trailing slash); its scheme is also used for vanity and custom domains. */
   publicBaseUrl?: string | undefined;
   /** Site-relative routes served by code: `/mcp`, `/_chat`. */
   routes?: Record<string, (req: IncomingMessage, res: ServerResponse, site: ServedSite) => Promise<void>>;
@@ -61,7 +61,7 @@ function acceptsGzip(header: string | undefined): boolean {
     String(header ?? '')
       .split(',')
       .map((part) => {
-        const [name = '', ...params] = part.trim().toLowerCase().split(';');
+        const [name = '', ...params] = part.toLowerCase().split(';');
         const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
         return [name.trim(), q === undefined ? 1 : Number(q)] as const;
       }),
@@ -73,8 +73,11 @@ function acceptsGzip(header: string | undefined): boolean {
 const matches = (header: string | undefined, etag: string) =>
   header !== undefined && header.split(',').some((tag) => ['*', etag].includes(tag.trim().replace(/^W\//, '')));
 
-/** A small page of our own (building, failed, unknown ref or site): the reader learns what happened and what to do. */
-function notice(res: ServerResponse, status: number, title: string, paragraphs: string[], headers: Record<string, string | number> = {}) {
+/**
+ * A small page of our own (building, failed, unknown ref or site): the reader learns what happened and what to do.
+ * True: the request is answered.
+ */
+function notice(res: ServerResponse, status: number, title: string, paragraphs: string[], headers: Record<string, string | number> = {}): true {
   // A 503 page reloads itself when the server says to try again (its Retry-After): what was building is then served.
   const retry = status === 503 ? headers['Retry-After'] : undefined;
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">${
@@ -83,6 +86,7 @@ function notice(res: ServerResponse, status: number, title: string, paragraphs: 
     title,
   )}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</main></body></html>`;
   res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Security-Policy': NOTICE_POLICY, ...headers }).end(body);
+  return true;
 }
 
 export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions = {}) {
@@ -96,11 +100,8 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
     const key = `${blob}|${variant}|${gzip}`;
     const cached = bodies.get(key);
     if (cached) return cached;
-    let data = await sites.blob(blob);
-    if (resolve) {
-      const text = data.toString('utf8');
-      if (needsResolving(text)) data = Buffer.from(resolveHosted(text, site.served));
-    }
+    const stored = await sites.blob(blob);
+    const data = resolve ? Buffer.from(resolveHosted(stored.toString('utf8'), site.served)) : stored;
     const compress = gzip && resolve && data.length > 1024;
     const etag = `"${createHash('sha256').update(blob).update(variant).digest('base64url').slice(0, 27)}${compress ? '-gz' : ''}"`;
     const made = { data: compress ? gzipSync(data) : data, etag, gzip: compress };
@@ -108,7 +109,7 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
     return made;
   }
 
-  async function send(req: IncomingMessage, res: ServerResponse, site: ServedSite, path: string, status = 200) {
+  async function send(req: IncomingMessage, res: ServerResponse, site: ServedSite, path: string, status = 200): Promise<true> {
     const entry = site.build.files.get(path)!;
     const gzip = acceptsGzip(req.headers['accept-encoding']);
     const { data, etag, gzip: gzipped } = await body(site, path, entry.blob, gzip);
@@ -123,18 +124,26 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
       // Previews (branches, tags, commits, pull requests) stay out of search engines; the default URL is the site.
       ...(site.request.ref !== undefined ? { 'X-Robots-Tag': 'noindex' } : {}),
     };
-    if (status === 200 && matches(req.headers['if-none-match'], etag)) return void res.writeHead(304, headers).end();
-    res.writeHead(status, { ...headers, 'Content-Length': data.length });
-    res.end(req.method === 'HEAD' ? undefined : data);
+    if (status === 200 && matches(req.headers['if-none-match'], etag)) return (res.writeHead(304, headers).end(), true);
+    // Node sends no body for HEAD: the headers, the length included, are those of GET.
+    res.writeHead(status, { ...headers, 'Content-Length': data.length }).end(data);
+    return true;
   }
 
-  function redirect(res: ServerResponse, site: ServedSite, target: string) {
-    // Destinations come from the repository: whatever they hold, the header carries only URL-safe ASCII.
-    const location = resolveHosted(target, site.served).replace(/[^\x21-\x7e]+/g, (text) => encodeURIComponent(text));
+  function redirect(res: ServerResponse, site: ServedSite, target: string): true {
+    // Destinations come from the repository: whatever they hold (a lone surrogate too), the header carries only
+    // URL-safe ASCII.
+    const location = resolveHosted(target, site.served)
+      .toWellFormed()
+      .replace(/[^\x21-\x7e]+/g, (text) => encodeURIComponent(text));
     res.writeHead(307, { Location: location, 'Cache-Control': REVALIDATE, 'Content-Type': 'text/plain; charset=utf-8' }).end(`Redirecting to ${location}\n`);
+    return true;
   }
 
-  /** The file a site path names: `/` -> index.html, `/a` and `/a/` -> a/index.html, or the file itself. */
+  /**
+   * The file a site path names: `/` -> index.html, `/a` and `/a/` -> a/index.html, or the file itself. The build's
+   * map holds normalised paths only, so a path with dot or empty segments names nothing.
+   */
   function fileOf(build: LoadedBuild, path: string): string | undefined {
     let relative: string;
     try {
@@ -143,7 +152,6 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
       return undefined;
     }
     if (relative === '') return build.files.has('index.html') ? 'index.html' : undefined;
-    if (relative.split('/').some((part) => part === '..' || part === '.' || part === '')) return undefined;
     return [relative, `${relative}/index.html`].find((candidate) => build.files.has(candidate));
   }
 
@@ -154,8 +162,7 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
     } catch (error) {
       // An outage of the database: readers are asked to come back (the API answers its own 503s).
       if (!databaseUnavailable(error) || res.headersSent) throw error;
-      notice(res, 503, 'Temporarily unavailable', ['The documentation cannot be read right now. Please try again in a moment.'], { 'Retry-After': 5 });
-      return true;
+      return notice(res, 503, 'Temporarily unavailable', ['The documentation cannot be read right now. Please try again in a moment.'], { 'Retry-After': 5 });
     }
   };
 
@@ -166,8 +173,7 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
     const routed = await sites.route(host, pathname);
     if (!routed) return false;
     if ('unknown' in routed) {
-      notice(res, 404, 'No documentation here', [`Nothing is published at <code>${escapeHtml(host)}${escapeHtml(pathname)}</code>.`]);
-      return true;
+      return notice(res, 404, 'No documentation here', [`Nothing is published at <code>${escapeHtml(host)}${escapeHtml(pathname)}</code>.`]);
     }
     const { repository, ref } = routed;
     const name = `${repository.owner}/${repository.name}`;
@@ -179,35 +185,30 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
     const deployment = await sites.deployment(repository, ref, reads ? (req.socket.remoteAddress ?? 'unknown') : undefined);
     const what = ref === undefined ? `the default branch${repository.defaultBranch ? ` (<code>${escapeHtml(repository.defaultBranch)}</code>)` : ''}` : `<code>${escapeHtml(ref)}</code>`;
     if (deployment.state === 'building') {
-      notice(res, 503, `${name} is being built`, [`The site of ${what} is being built (commit <code>${deployment.build.commit.slice(0, 12)}</code>). This page reloads in a few seconds.`], { 'Retry-After': 5 });
-      return true;
+      return notice(res, 503, `${name} is being built`, [`The site of ${what} is being built (commit <code>${deployment.build.commit.slice(0, 12)}</code>). This page reloads in a few seconds.`], { 'Retry-After': 5 });
     }
     if (deployment.state === 'busy') {
-      notice(res, 503, `${name} is busy`, [`Several versions of ${name} are being built. Try ${what} again in a minute.`], { 'Retry-After': 30 });
-      return true;
+      return notice(res, 503, `${name} is busy`, [`Several versions of ${name} are being built. Try ${what} again in a minute.`], { 'Retry-After': 30 });
     }
     if (deployment.state === 'limited') {
-      notice(res, 429, 'Too many new versions asked for', [`This address asked for many versions nobody had published yet. Try ${what} again later.`], { 'Retry-After': deployment.retryAfterSeconds });
-      return true;
+      return notice(res, 429, 'Too many new versions asked for', [`This address asked for many versions nobody had published yet. Try ${what} again later.`], { 'Retry-After': deployment.retryAfterSeconds });
     }
     if (deployment.state === 'failed') {
       const problems = (deployment.build.problems ?? []).filter((p) => p.severity === 'error').slice(0, 5);
-      notice(res, 503, `${name} could not be built`, [
+      return notice(res, 503, `${name} could not be built`, [
         `The build of ${what} (commit <code>${deployment.build.commit.slice(0, 12)}</code>) failed: ${escapeHtml(deployment.build.error ?? 'unknown reason')}.`,
         ...problems.map((p) => `<code>${escapeHtml(`${p.file}:${p.line}:${p.column}`)}</code> ${escapeHtml(String(p.message))}`),
       ], { 'Retry-After': 60 });
-      return true;
     }
     if (deployment.state === 'unknown') {
       const links = deployment.refs.map((r) => `<a href="${escapeHtml(siteBase(routed.mode, repository, urlRef(r)))}">${escapeHtml(urlRef(r))}</a>`);
-      notice(res, 404, `No such version of ${name}`, [
+      return notice(res, 404, `No such version of ${name}`, [
         ref === undefined ? `Nothing of ${name} is published yet.` : `${name} has no branch, tag, pull request or commit named <code>${escapeHtml(ref)}</code>.`,
         ...(links.length ? [`Published: ${links.join(', ')}.`] : []),
       ]);
-      return true;
     }
 
-    const origin = routed.mode === 'path' && options.publicBaseUrl ? options.publicBaseUrl.replace(/\/+$/, '') : `${scheme}://${host}`;
+    const origin = routed.mode === 'path' && options.publicBaseUrl ? options.publicBaseUrl : `${scheme}://${host}`;
     const served: Served = { base: routed.base, origin, defaultBranch: ref === undefined, customDomain: routed.mode !== 'path' };
     const site: ServedSite = {
       request: routed,
@@ -227,14 +228,13 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
       redirect: manifest.redirects[normal],
     });
     // A redirect answers any method (307 keeps it); files and pages are read with GET and HEAD only.
-    if (answer && answer.by !== 'file') return (redirect(res, site, answer.to), true);
+    if (answer && answer.by !== 'file') return redirect(res, site, answer.to);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed\n');
       return true;
     }
-    if (answer) return (await send(req, res, site, answer.file), true);
-    if (deployment.build.files.has('404.html')) return (await send(req, res, site, '404.html', 404), true);
-    notice(res, 404, 'Page not found', [`${escapeHtml(name)} has no page at <code>${escapeHtml(route)}</code>.`]);
-    return true;
+    if (answer) return send(req, res, site, answer.file);
+    if (deployment.build.files.has('404.html')) return send(req, res, site, '404.html', 404);
+    return notice(res, 404, 'Page not found', [`${escapeHtml(name)} has no page at <code>${escapeHtml(route)}</code>.`]);
   }
 }
