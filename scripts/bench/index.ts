@@ -14,6 +14,7 @@
  *       GET  /api/agents/search?query=…        over HTTP and via AgentService.search
  *   Orders, payments and live events on each database, each on a server of its own (orders/): accept-and-pay,
  *   the order list, event delivery to 1,000 connected agents.
+ *   Durable commits on the embedded database: commits/s with PGLITE_FSYNC on and off (durability.ts).
  *   Ed25519 verifications per second, node:crypto vs tweetnacl (signatures.ts).
  *   The client SDK's browser bundle: minified and gzipped size (sdk-bundle.ts).
  *   Documentation sites (docs/): cold builds of 100 and 1,000 generated MDX pages by our renderer
@@ -23,11 +24,13 @@
  *   npm run bench             everything
  *   npm run bench -- orders   only the orders part (orders/)
  *   npm run bench -- docs     only the documentation-sites part (docs/)
+ *   npm run bench -- durability  only durable commits on PGlite (durability.ts)
  *   npm run bench -- hosting  only documentation hosting: push to served, cached page and redirect req/s, MCP
  *                             search (hosting.ts)
  */
 import { benchApi } from './api.ts';
 import { benchDocs } from './docs/index.ts';
+import { benchDurability } from './durability.ts';
 import { benchHosting } from './hosting.ts';
 import { SEEDED_AGENTS } from './marketplace/seed.ts';
 import { benchOrders } from './orders/index.ts';
@@ -53,7 +56,8 @@ async function main(): Promise<void> {
   const onlyOrders = parts.includes('orders');
   const onlyDocs = parts.includes('docs');
   const onlyHosting = parts.includes('hosting');
-  const everything = !onlyOrders && !onlyDocs && !onlyHosting;
+  const onlyDurability = parts.includes('durability');
+  const everything = !onlyOrders && !onlyDocs && !onlyHosting && !onlyDurability;
   console.log(
     onlyDocs || onlyHosting
       ? `Documentation-sites benchmark, Node ${process.version}; ${machineLoad()}`
@@ -66,6 +70,10 @@ async function main(): Promise<void> {
   if (everything || onlyOrders) {
     await reportingFailure(() => benchOrders(createPgliteDatabase()));
     await reportingFailure(() => onPostgresIfReachable(benchOrders));
+  }
+  if (everything || onlyDurability) {
+    console.log('\n== Durable commits on the embedded database (PGlite, a fresh data dir)');
+    await reportingFailure(benchDurability);
   }
   if (everything) {
     console.log('\n== Wallet signatures (no database)');

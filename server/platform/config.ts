@@ -19,6 +19,7 @@ const Env = z.object({
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   DATA_DIR: localPath.prefault('./data'),
   PGLITE_TEMPLATE: localPath.optional(),
+  PGLITE_FSYNC: z.enum(['on', 'off']).default('on'),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   CORS_ORIGINS: z.string().transform(corsOrigins).optional(),
@@ -78,7 +79,13 @@ function corsOrigins(text: string, ctx: z.RefinementCtx): CorsOrigins {
 
 export type DatabaseConfig =
   /** Embedded PostgreSQL (PGlite) persisted in `dataDir`; `template` is a data-dir dump used instead of initdb. */
-  | { kind: 'pglite'; dataDir: string; template?: string }
+  | {
+      kind: 'pglite';
+      dataDir: string;
+      template?: string;
+      /** PGLITE_FSYNC: commits are on disk when acknowledged (default); `off` as PGlite ships (an OS crash may lose the latest). */
+      fsync?: boolean;
+    }
   | { kind: 'postgresql'; url: string };
 
 /** USDC mints of the public clusters (USDC_MINT overrides; other clusters need it). */
@@ -170,7 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     database: e.DATABASE_URL
       ? { kind: 'postgresql', url: e.DATABASE_URL }
-      : { kind: 'pglite', dataDir: e.DATA_DIR, ...(e.PGLITE_TEMPLATE ? { template: e.PGLITE_TEMPLATE } : {}) },
+      : { kind: 'pglite', dataDir: e.DATA_DIR, fsync: e.PGLITE_FSYNC === 'on', ...(e.PGLITE_TEMPLATE ? { template: e.PGLITE_TEMPLATE } : {}) },
     ...(e.PUBLIC_BASE_URL ? { publicBaseUrl: e.PUBLIC_BASE_URL } : {}),
     rateLimits: e.RATE_LIMITS,
     corsOrigins: e.CORS_ORIGINS ?? '*',

@@ -11,23 +11,25 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     const data = join(process.cwd(), 'data');
     expect(config).toMatchObject({ port: 3000, host: '0.0.0.0', rateLimits: 'on', logLevel: 'info', commissionBps: 1000, corsOrigins: '*' });
-    expect(config.database).toEqual({ kind: 'pglite', dataDir: data });
+    expect(config.database).toEqual({ kind: 'pglite', dataDir: data, fsync: true }); // commits on disk when acknowledged
     expect(config.ledger).toEqual({ kind: 'embedded', dataDir: join(data, 'ledger') });
     expect(config.docs).toMatchObject({ workDir: join(data, 'docs'), secretFile: join(data, 'docs-secret.key'), allowLocalSources: true });
   });
 
   it('relative paths are resolved against the working directory once, at load; memory:// stays in memory', () => {
     const config = loadConfig({ DATA_DIR: 'var/tp/', PGLITE_TEMPLATE: 'template.tar', MARKETPLACE_KEYPAIR: '/keys/market.json', DOCS_WORK_DIR: '../docs-work' });
-    expect(config.database).toEqual({ kind: 'pglite', dataDir: join(process.cwd(), 'var/tp'), template: join(process.cwd(), 'template.tar') });
+    expect(config.database).toEqual({ kind: 'pglite', dataDir: join(process.cwd(), 'var/tp'), fsync: true, template: join(process.cwd(), 'template.tar') });
     expect(config.docs?.workDir).toBe(join(process.cwd(), '..', 'docs-work'));
     expect(loadConfig({ SOLANA_RPC_URL: 'http://127.0.0.1:8899', MARKETPLACE_KEYPAIR: 'market.json' }).ledger).toMatchObject({ marketplaceKeypair: join(process.cwd(), 'market.json') });
     const memory = loadConfig({ DATA_DIR: 'memory://' });
-    expect([memory.database, memory.ledger]).toEqual([{ kind: 'pglite', dataDir: 'memory://' }, { kind: 'embedded' }]);
+    expect([memory.database, memory.ledger]).toEqual([{ kind: 'pglite', dataDir: 'memory://', fsync: true }, { kind: 'embedded' }]);
   });
 
   it('an empty variable is unset; a bad value is refused naming the variable and what it must be', () => {
     expect(loadConfig({ PORT: '', DATA_DIR: '' }).port).toBe(3000);
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/^Invalid configuration: PORT: /);
+    expect(loadConfig({ PGLITE_FSYNC: 'off' }).database).toMatchObject({ kind: 'pglite', fsync: false });
+    expect(() => loadConfig({ PGLITE_FSYNC: 'sometimes' })).toThrow(/^Invalid configuration: PGLITE_FSYNC: /);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow('Invalid configuration: DATABASE_URL: must be a postgres:// URL');
     expect(() => loadConfig({ SOLANA_RPC_URL: 'http://127.0.0.1:8899' })).toThrow(/MARKETPLACE_KEYPAIR: required with SOLANA_RPC_URL/);
   });

@@ -11,6 +11,7 @@ import type { MikroORM, Options } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { DatabaseConfig } from '../config.ts';
 import { entities } from './entities.ts';
+import { openPgliteDataDir } from './durable-pglite.ts';
 import { migrations } from './migrations/index.ts';
 
 export interface Database {
@@ -53,7 +54,7 @@ async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
 const extensions = { pg_trgm };
 
 /** Opens PGlite at a data dir. A fresh dir is seeded from a prepared dump when one is given (skips initdb). */
-async function openPglite(dataDir: string, template?: string): Promise<{ pglite: PGlite; unlock(): Promise<void> }> {
+async function openPglite(dataDir: string, template?: string, fsync = true): Promise<{ pglite: PGlite; unlock(): Promise<void> }> {
   if (dataDir.startsWith('memory://')) {
     const loadDataDir = template ? new Blob([readFileSync(template)]) : undefined;
     return { pglite: await PGlite.create({ extensions, ...(loadDataDir ? { loadDataDir } : {}) }), unlock: async () => {} };
@@ -63,7 +64,8 @@ async function openPglite(dataDir: string, template?: string): Promise<{ pglite:
   try {
     const fresh = !existsSync(`${dataDir}/PG_VERSION`);
     const loadDataDir = fresh && template ? new Blob([readFileSync(template)]) : undefined;
-    return { pglite: await PGlite.create({ dataDir, extensions, ...(loadDataDir ? { loadDataDir } : {}) }), unlock };
+    const { pglite } = await openPgliteDataDir(dataDir, { fresh, fsync, extensions, ...(loadDataDir ? { loadDataDir } : {}) });
+    return { pglite, unlock };
   } catch (error) {
     await unlock();
     throw error;
@@ -88,7 +90,7 @@ export async function openDatabase(config: DatabaseConfig, log: (message: string
   let orm: MikroORM;
   let embedded: Awaited<ReturnType<typeof openPglite>> | undefined;
   if (config.kind === 'pglite') {
-    embedded = await openPglite(config.dataDir, config.template);
+    embedded = await openPglite(config.dataDir, config.template, config.fsync);
     orm = await PgliteORM.init({ ...options, dbName: 'postgres', driverOptions: { pglite: embedded.pglite } });
   } else {
     orm = await PostgresORM.init({ ...options, clientUrl: config.url, pool: { min: 0, max: 10 } });
