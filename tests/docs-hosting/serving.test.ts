@@ -321,6 +321,14 @@ describe("the service's notices", () => {
     expect(res.text).toContain('<title>No such version of acme/fresh</title>');
     expect(res.text).toContain('<p>Nothing of acme/fresh is published yet.</p>');
   });
+  it('the default branch while its first build runs: 503 "being built", naming the branch', async () => {
+    expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'first', source: repo.dir })).status).toBe(201);
+    const build = await rest('POST', '/api/docs/repositories/acme/first/publish', {});
+    const reading = await page('/acme/first/'); // a build takes seconds: still running
+    expect(reading.status).toBe(503);
+    expect(reading.text).toMatch(/The site of the default branch \(<code>main<\/code>\) is being built \(commit <code>[0-9a-f]{12}<\/code>\)/);
+    await settled(rest, build.body);
+  });
 });
 
 describe('notices of a server with reader limits and a database that goes away', () => {
