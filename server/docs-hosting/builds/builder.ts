@@ -67,7 +67,7 @@ export function runBuildWorker(
  * docs.json or frontmatter may hold one as a `\ud800` escape (JSON and YAML allow it), and PostgreSQL's json
  * refuses it: stored as it came, the build's manifest or problems could never be saved.
  */
-export function wellFormed(value: unknown): unknown {
+function wellFormed(value: unknown): unknown {
   if (typeof value === 'string') return value.toWellFormed();
   if (Array.isArray(value)) return value.map(wellFormed);
   if (value === null || typeof value !== 'object') return value;

@@ -22,6 +22,7 @@ import { closeSync, existsSync, fdatasync, fsyncSync, ftruncateSync, openSync, r
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
+import { fsyncPath } from '../../platform/fsync.ts';
 import { generateKeypairBytes, readKeypairFile, writeKeypairFile, type TransactionErrorJson } from './solana.ts';
 
 export type JournalEntry =
@@ -227,14 +228,7 @@ export class LedgerStore {
       closeSync(fd);
     }
     renameSync(tmp, path);
-    if (this.durable) {
-      const dirFd = openSync(this.dir, 'r');
-      try {
-        fsyncSync(dirFd);
-      } finally {
-        closeSync(dirFd);
-      }
-    }
+    if (this.durable) fsyncPath(this.dir);
   }
 }
 

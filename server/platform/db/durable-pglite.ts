@@ -1,7 +1,8 @@
-import { closeSync, fsyncSync, openSync, readdirSync } from 'node:fs';
+import { fsyncSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
+import { fsyncPath } from '../fsync.ts';
 
 /**
  * PGlite (pinned at 0.5.8) on a data dir is not durable as shipped: PostgreSQL starts with `-F` (fsync off), and
@@ -57,15 +58,6 @@ export class DurableNodeFS extends NodeFS {
 
 /** PGlite's start parameters with fsync on (no `-F`) and a WAL sync method Emscripten implements. */
 export const DURABLE_START_PARAMS = [...PGlite.defaultStartParams.filter((param) => param !== '-F'), '-c', 'wal_sync_method=fsync'];
-
-function fsyncPath(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** Every file and directory under `dir`, and `dir` in its parent: a new data dir (initdb or a template) was never synced. */
 export function fsyncTree(dir: string): void {
