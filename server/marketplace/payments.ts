@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Database } from '../platform/db/orm.ts';
 import { Agent, LIVE_PAYMENT_STATES, Order, Payment } from './entities.ts';
 import { AppError } from '../platform/errors.ts';
-import { recordEvent } from './events/outbox.ts';
+import { OUTBOX_LOCK } from './events/outbox.ts';
 import { commissionMicro, microToUsdc, usdcToMicro } from './money.ts';
 import { failpoint } from './failpoints.ts';
 import { LedgerError, type Ledger } from './ledgers/ledger.ts';
@@ -90,18 +90,27 @@ export class PaymentService {
     }
   }
 
+  /**
+   * Four statements on the way: the order with its agent's wallet, whether the transaction was seen before, the
+   * payment recorded (one statement that locks, checks and inserts), and the settlement (one statement that marks
+   * the payment DONE, the order PAID and records `order:paid`). Each commit costs a disk flush, so there are two.
+   */
   async accept(wallet: string, id: string, input: OrderAccept): Promise<PaymentReceipt> {
     if (input.clientWallet !== wallet) throw new AppError('UNAUTHORIZED_ACCESS', 'clientWallet must be the signing wallet');
-    const em = this.#db.em();
-    const order = await em.findOne(Order, { id });
+    const connection = this.#db.em().getConnection();
+    const [order] = await connection.execute<{ status: string; client_wallet: string; price_micro: string | bigint; agent_id: string; commission_bps: number }[]>(
+      'select status, client_wallet, price_micro, agent_id, commission_bps from orders where id = ?',
+      [id],
+    );
     if (!order) throw orderNotFound(id);
-    if (order.clientWallet !== wallet) throw new AppError('UNAUTHORIZED_ACCESS', 'Only the consumer of this order can accept it');
+    if (order.client_wallet !== wallet) throw new AppError('UNAUTHORIZED_ACCESS', 'Only the consumer of this order can accept it');
     requireStartState('accept', order.status);
+    const priceMicro = BigInt(order.price_micro);
 
     const checked = await checkPayment({
       header: input.paymentHeader,
       paymentMethod: input.paymentMethod,
-      order: { id, priceMicro: order.priceMicro },
+      order: { id, priceMicro },
       payer: wallet,
       ledger: this.#ledger,
     });
@@ -109,37 +118,36 @@ export class PaymentService {
     // moved money, and on a ledger whose blockhash stands still the client cannot build a different one.
     // The same transaction while its payment of this order is in flight (a retry after a 503) is that payment.
     // One statement: any earlier payment with this transaction, whether an order was paid with it, the agent's wallet.
-    const [seen] = await em.execute<{ earlier_state: string | null; earlier_order: string | null; used: boolean; agent_wallet: string | null }[]>(
+    const [seen] = await connection.execute<{ earlier_state: string | null; earlier_order: string | null; used: boolean; agent_wallet: string | null }[]>(
       `select p.state as earlier_state, p.order_id as earlier_order,
               exists(select 1 from orders where tx_signature = ?) as used,
               (select wallet_address from agent where id = ? and deleted_at is null) as agent_wallet
        from (select 1) one left join payment p on p.tx_signature = ?`,
-      [checked.signature, order.agent, checked.signature],
+      [checked.signature, order.agent_id, checked.signature],
     );
     const earlier = seen?.earlier_state ? { state: seen.earlier_state, order: seen.earlier_order } : undefined;
-    const retry = earlier?.state === 'FAILED' && earlier.order === id;
     if (earlier?.order === id && LIVE_PAYMENT_STATES.includes(earlier.state)) throw paymentInProgress();
-    if ((earlier && !retry) || seen?.used) throw transactionUsed(checked.signature);
-    if (!seen?.agent_wallet) throw agentNotFound(order.agent);
+    if ((earlier && !(earlier.state === 'FAILED' && earlier.order === id)) || seen?.used) throw transactionUsed(checked.signature);
+    if (!seen?.agent_wallet) throw agentNotFound(order.agent_id);
     const balance = await this.#ledger.usdcBalance(wallet).catch((error: unknown) => Promise.reject(ledgerFailure(error)));
-    if (balance < order.priceMicro) {
+    if (balance < priceMicro) {
       throw new AppError('INSUFFICIENT_FUNDS', 'The wallet has insufficient USDC balance', {
         balance: microToUsdc(balance),
-        required: microToUsdc(order.priceMicro),
+        required: microToUsdc(priceMicro),
       });
     }
 
-    const commission = commissionMicro(order.priceMicro, order.commissionBps);
+    const commission = commissionMicro(priceMicro, order.commission_bps);
     // The agent's share is signed now and recorded with the payment: whatever happens next, this very transfer is
     // what is sent (and sent again, byte-identical, by a recovery), so a crash can never lead to a second payout.
-    const split = await this.#signSplit(seen.agent_wallet, id, order.priceMicro - commission);
+    const split = await this.#signSplit(seen.agent_wallet, id, priceMicro - commission);
     const now = new Date();
     const payment: Payment = {
       txSignature: checked.signature,
       order: id,
       transaction: Buffer.from(checked.transaction).toString('base64'),
-      amountMicro: order.priceMicro,
-      agentAmountMicro: order.priceMicro - commission,
+      amountMicro: priceMicro,
+      agentAmountMicro: priceMicro - commission,
       commissionAmountMicro: commission,
       state: 'SUBMITTED',
       splitSignature: split.signature,
@@ -148,23 +156,7 @@ export class PaymentService {
       createdAt: now,
       updatedAt: now,
     };
-    await this.#db.em().transactional(async (em) => {
-      // Order then agent, the lock order of every writer: cancel and delete see this payment or run before it.
-      const locked = await em.findOneOrFail(Order, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      requireStartState('accept', locked.status);
-      const agent = await em.findOne(Agent, { id: locked.agent, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!agent) throw agentNotFound(locked.agent);
-      if (await em.count(Payment, { order: id, state: { $in: LIVE_PAYMENT_STATES } })) throw paymentInProgress();
-      try {
-        if (!retry) await em.insert(Payment, payment);
-        else if (!(await em.nativeUpdate(Payment, { txSignature: payment.txSignature, order: id, state: 'FAILED' }, payment))) throw paymentInProgress();
-      } catch (error) {
-        if (error instanceof UniqueConstraintViolationException) {
-          throw (await em.count(Payment, { txSignature: payment.txSignature })) ? transactionUsed(payment.txSignature) : paymentInProgress();
-        }
-        throw error;
-      }
-    });
+    await this.#record(payment);
     failpoint('payment-recorded');
 
     const settled = await this.#advance(payment, true);
@@ -177,6 +169,50 @@ export class PaymentService {
       commissionAmount: microToUsdc(settled.commissionAmountMicro),
       paidAt: settled.updatedAt.toISOString(),
     };
+  }
+
+  /**
+   * Records a payment in one statement (its own transaction): the order and then its agent locked (the lock order of
+   * every writer, so cancel and agent deletion see this payment or run before it), the order still PENDING and the
+   * agent not deleted, then the insert. A payment of this order in flight is the partial unique index's violation; the
+   * same transaction refused earlier for this very order (FAILED) is recorded again over its old row.
+   */
+  async #record(payment: Payment): Promise<void> {
+    const p = payment;
+    let row: { status: string; agent_id: string; agent: boolean; recorded: boolean } | undefined;
+    try {
+      // Through the entity manager, which turns the driver's unique violation into UniqueConstraintViolationException.
+      [row] = await this.#db.em().execute(
+        `with o as materialized (select status, agent_id from orders where id = ? for update),
+              a as materialized (select id from agent where id = (select agent_id from o) and deleted_at is null for update),
+              recorded as (
+                insert into payment (tx_signature, order_id, transaction, amount_micro, agent_amount_micro, commission_amount_micro,
+                                     state, split_signature, split_transaction, failure, created_at, updated_at)
+                select ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, ?
+                where (select status from o) = ? and exists (select 1 from a)
+                on conflict (tx_signature) do update set
+                  transaction = excluded.transaction, amount_micro = excluded.amount_micro, agent_amount_micro = excluded.agent_amount_micro,
+                  commission_amount_micro = excluded.commission_amount_micro, state = excluded.state, split_signature = excluded.split_signature,
+                  split_transaction = excluded.split_transaction, failure = null, updated_at = excluded.updated_at
+                where payment.state = 'FAILED' and payment.order_id = excluded.order_id
+                returning 1)
+         select (select status from o) as status, (select agent_id from o) as agent_id, exists (select 1 from a) as agent,
+                exists (select 1 from recorded) as recorded`,
+        [
+          p.order, p.txSignature, p.order, p.transaction, String(p.amountMicro), String(p.agentAmountMicro), String(p.commissionAmountMicro),
+          p.state, p.splitSignature, p.splitTransaction, p.createdAt, p.updatedAt, TRANSITIONS.accept.from,
+        ],
+      );
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw paymentInProgress();
+      throw error;
+    }
+    if (row!.recorded) return;
+    requireStartState('accept', row!.status);
+    if (!row!.agent) throw agentNotFound(row!.agent_id);
+    // Another accept with this transaction recorded it since it was looked up: for this order, or for another one.
+    const [other] = await this.#db.em().getConnection().execute<{ order_id: string }[]>('select order_id from payment where tx_signature = ?', [p.txSignature]);
+    throw other?.order_id === p.order ? paymentInProgress() : transactionUsed(p.txSignature);
   }
 
   /** The marketplace's transfer of the agent's share, signed (not sent). A memo of its own per attempt: a re-signed split must not be a byte-identical duplicate. */
@@ -214,24 +250,29 @@ export class PaymentService {
 
   /**
    * Moves a payment through its states until DONE or FAILED; throws (state kept) when the chain is unreachable.
+   * The steps follow the states' order, so a step that finds another process ahead (a compare-and-set that lost)
+   * continues from where that one got. A payment stays SUBMITTED while its consumer's transaction is confirmed and
+   * its recorded split sent (nothing to record in between: recovery asks the chain about both), and becomes DONE.
    * Every ledger failure of every step leaves as the API reports it (an outage while signing or checking the
    * agent's share is a 503 like one while submitting, never a 500).
    */
   async #advance(payment: Payment, fresh: boolean): Promise<Payment> {
     let p = payment;
     try {
-      for (;;) {
-        if (p.state === 'SUBMITTED') p = await this.#confirm(p, fresh);
-        else if (p.state === 'CONFIRMED') p = await this.#recordSplit(p);
-        else if (p.state === 'SPLIT_SENT') p = await this.#sendSplit(p);
-        else return p;
-      }
+      if (p.state === 'SUBMITTED') p = await this.#confirm(p, fresh);
+      if (p.state === 'CONFIRMED') p = await this.#recordSplit(p);
+      if (p.state === 'SUBMITTED' || p.state === 'SPLIT_SENT') p = await this.#sendSplit(p);
+      return p;
     } catch (error) {
       throw error instanceof LedgerError ? ledgerFailure(error) : error;
     }
   }
 
-  /** Submits the consumer's transaction (after checking the chain has not already seen it, when recovering). */
+  /**
+   * Submits the consumer's transaction (after checking the chain has not already seen it, when recovering). Confirmed,
+   * the payment stays SUBMITTED with its split recorded; one recorded without a split (by an earlier version) becomes
+   * CONFIRMED, to have it signed.
+   */
   async #confirm(p: Payment, fresh: boolean): Promise<Payment> {
     const status = fresh ? 'unknown' : await this.#ledger.status(p.txSignature);
     if (status === 'failed') return this.#fail(p, 'The transaction failed on chain');
@@ -248,9 +289,7 @@ export class PaymentService {
       }
       failpoint('payment-submitted');
     }
-    // A payment recorded with its split goes straight to sending it; one recorded without (before the split was signed
-    // at accept time) signs it first.
-    const next = await this.#move(p, 'SUBMITTED', { state: p.splitTransaction ? 'SPLIT_SENT' : 'CONFIRMED' });
+    const next = p.splitTransaction ? p : await this.#move(p, 'SUBMITTED', { state: 'CONFIRMED' });
     failpoint('payment-confirmed');
     return next;
   }
@@ -269,6 +308,7 @@ export class PaymentService {
     return next;
   }
 
+  /** Sends the recorded split unless the chain has it already; then the payment is DONE. */
   async #sendSplit(p: Payment): Promise<Payment> {
     const signature = p.splitSignature!;
     let status = await this.#ledger.status(signature);
@@ -291,33 +331,49 @@ export class PaymentService {
     return this.#finalize(p);
   }
 
-  /** The order becomes PAID and `order:paid` is recorded in one transaction. */
+  /**
+   * One statement (its own transaction): the payment DONE, its order PAID and `order:paid` in the outbox. The outbox
+   * lock is taken before anything else (the updates wait on it), so the event's id is drawn under it; an order no
+   * longer waiting for this payment moves nothing and is reported.
+   */
   async #finalize(p: Payment): Promise<Payment> {
     const paidAt = new Date();
-    const done = await this.#db.em().transactional(async (em) => {
-      const moved = await em.nativeUpdate(Payment, { txSignature: p.txSignature, state: 'SPLIT_SENT' }, { state: 'DONE', updatedAt: paidAt });
-      if (moved !== 1) return em.findOneOrFail(Payment, { txSignature: p.txSignature }); // another process finished it
-      // The payment was live until now, so the order is still waiting for it (a live payment holds off cancel).
-      const [order] = await em.execute<{ conversation_id: string; agent_wallet: string }[]>(
-        `update orders set status = ?, tx_signature = ?, split_signature = ?, agent_amount_micro = ?, commission_amount_micro = ?,
-                paid_at = ?, updated_at = ?
-         where id = ? and status = ?
-         returning conversation_id, (select wallet_address from agent where agent.id = orders.agent_id) as agent_wallet`,
-        [TRANSITIONS.accept.to, p.txSignature, p.splitSignature, String(p.agentAmountMicro), String(p.commissionAmountMicro), paidAt, paidAt, p.order, TRANSITIONS.accept.from],
-      );
-      if (!order) throw new Error(`order ${p.order} was not waiting for its payment ${p.txSignature}`);
-      await recordEvent(em, order.agent_wallet, 'order:paid', {
-        orderId: p.order,
-        conversationId: order.conversation_id,
-        amount: microToUsdc(p.agentAmountMicro),
-        txSignature: p.txSignature,
-        splitSignature: p.splitSignature!,
-        paidAt: paidAt.toISOString(),
-      });
+    const [row] = await this.#db.em().getConnection().execute<{ done: boolean; events: string | number }[]>(
+      `with outbox as materialized (${OUTBOX_LOCK}),
+            done as (
+              update payment set state = 'DONE', updated_at = ?
+              where tx_signature = ? and split_signature = ? and state in ('SUBMITTED', 'SPLIT_SENT') and exists (select 1 from outbox)
+                and exists (select 1 from orders where orders.id = payment.order_id and orders.status = ?)
+              returning order_id),
+            paid as (
+              update orders set status = ?, tx_signature = ?, split_signature = ?, agent_amount_micro = ?, commission_amount_micro = ?,
+                                paid_at = ?, updated_at = ?
+              from done where orders.id = done.order_id and orders.status = ?
+              returning orders.id, orders.conversation_id, orders.agent_id),
+            event as (
+              insert into provider_event (wallet, event, data, created_at)
+              select agent.wallet_address, 'order:paid',
+                     json_build_object('orderId', paid.id, 'conversationId', paid.conversation_id, 'amount', ?::numeric,
+                                       'txSignature', ?::text, 'splitSignature', ?::text, 'paidAt', ?::text),
+                     ?
+              from paid join agent on agent.id = paid.agent_id
+              returning id)
+       select exists (select 1 from done) as done, (select count(*) from event) as events`,
+      [
+        paidAt, p.txSignature, p.splitSignature, TRANSITIONS.accept.from,
+        TRANSITIONS.accept.to, p.txSignature, p.splitSignature, String(p.agentAmountMicro), String(p.commissionAmountMicro), paidAt, paidAt,
+        TRANSITIONS.accept.from,
+        String(microToUsdc(p.agentAmountMicro)), p.txSignature, p.splitSignature, paidAt.toISOString(), paidAt,
+      ],
+    );
+    if (row?.done) {
+      if (Number(row.events) !== 1) throw new Error(`payment ${p.txSignature} became DONE without its order ${p.order} becoming PAID`);
+      this.#options.onEvents?.();
       return { ...p, state: 'DONE', updatedAt: paidAt };
-    });
-    this.#options.onEvents?.();
-    return done;
+    }
+    const now = await this.#db.em().findOneOrFail(Payment, { txSignature: p.txSignature }, { disableIdentityMap: true });
+    if (now.state === 'DONE') return now; // another process finished it
+    throw new Error(`order ${p.order} was not waiting for its payment ${p.txSignature} (payment ${now.state})`);
   }
 
   async #fail(p: Payment, failure: string): Promise<Payment> {

@@ -17,7 +17,7 @@ import type { BenchWallet } from './wallet.ts';
 export const ACCEPT_CONCURRENCY = 4;
 const ACCEPT_SECONDS = 5;
 /** PENDING orders prepared per accept run: the run ends early (and says so) if it uses them all up. */
-const ACCEPT_POOL = 1_000;
+const ACCEPT_POOL = 1_500;
 const ACCEPT_WARMUP = 30;
 
 /** The accept of a prepared order through the service, as the route calls it. */

@@ -64,5 +64,5 @@ export async function acceptBreakdown(server: RunningServer, seeded: Seeded, pay
   line('service payments.accept, whole', acceptUs);
   for (const [label, us] of parts) line(`  ${label}`, us);
   line('  = without the database', total, ` (${integer((100 * total) / acceptUs)}%)`);
-  line('  the rest: 15 SQL round trips', acceptUs - total, ' (two transactions of 4 statements each with BEGIN and COMMIT, 3 single statements; 3 commits)');
+  line('  the rest: 4 SQL statements', acceptUs - total, ' (2 reads; the payment recorded and the settlement, one statement each: 2 commits)');
 }

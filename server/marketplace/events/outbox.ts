@@ -20,12 +20,17 @@ export type EventFrame = { [E in ProviderEventName]: { id: number; event: E; dat
 export const EVENT_CHANNEL = 'provider_events';
 
 /**
- * Records an event for an agent wallet inside the caller's transaction: it exists exactly when the
- * change that caused it commits. Event-writing transactions take one advisory lock, so outbox ids
- * commit in increasing order and a reader's "id > last seen" never skips a later-committing lower id.
- * The NOTIFY is delivered to other processes at commit.
+ * The statement every event-writing transaction runs before its outbox insert: one advisory lock, so outbox ids
+ * commit in increasing order and a reader's "id > last seen" never skips a later-committing lower id; the NOTIFY
+ * is delivered to other processes at commit. Set-based writers put it in a `materialized` CTE their insert waits on.
+ */
+export const OUTBOX_LOCK = `select pg_advisory_xact_lock(hashtext('${EVENT_CHANNEL}')), pg_notify('${EVENT_CHANNEL}', '')`;
+
+/**
+ * Records an event for an agent wallet inside the caller's transaction, OUTBOX_LOCK first: it exists
+ * exactly when the change that caused it commits.
  */
 export async function recordEvent<E extends ProviderEventName>(em: EntityManager, wallet: string, event: E, data: ProviderEvents[E]) {
-  await em.execute(`select pg_advisory_xact_lock(hashtext('${EVENT_CHANNEL}')), pg_notify('${EVENT_CHANNEL}', '')`);
+  await em.execute(OUTBOX_LOCK);
   await em.insert(ProviderEvent, { wallet, event, data, createdAt: new Date() });
 }
