@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createFileDurably } from '../platform/fsync.ts';
 import { dirname } from 'node:path';
 
 /**
@@ -21,8 +22,7 @@ export class SecretBox {
     if (!options.file) return new SecretBox(randomBytes(32));
     if (!existsSync(options.file)) {
       mkdirSync(dirname(options.file), { recursive: true });
-      writeFileSync(options.file, `${randomBytes(32).toString('hex')}\n`, { flag: 'wx', mode: 0o600 });
-      chmodSync(options.file, 0o600);
+      createFileDurably(options.file, `${randomBytes(32).toString('hex')}\n`, 0o600);
     }
     return new SecretBox(parseKey(readFileSync(options.file, 'utf8').trim()));
   }

@@ -14,15 +14,17 @@
  * replays the journal through the VM, which is deterministic (the blockhash and clock only move when the
  * journal says so). Every `snapshotEvery` entries (and at close) the journal is folded into a new
  * snapshot: written to a temporary file, fsynced, renamed (atomic), then the old generation is deleted;
- * a crash at any point leaves either the old snapshot + its journal or the new snapshot, never a mix.
+ * a crash at any point leaves either the old snapshot + its journal or the new snapshot, never a mix. A new file's
+ * name is made durable (its directory synced) before anything relies on it: the ledger directory, keypairs, each
+ * journal (an OS crash could otherwise drop a journal whose lines were all fdatasync'd).
  * LiteSVM's own transaction history only keeps the latest few dozen transactions, so transaction fates
  * live in signatures.log (~100 bytes a transaction, read into memory at start-up: dev-sized ledgers only).
  */
-import { closeSync, existsSync, fdatasync, fsyncSync, ftruncateSync, openSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, openSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { fsyncPath } from '../../platform/fsync.ts';
+import { fdatasyncFile, fsyncFile, fsyncPath } from '../../platform/fsync.ts';
 import { generateKeypairBytes, readKeypairFile, writeKeypairFile, type TransactionErrorJson } from './solana.ts';
 
 export type JournalEntry =
@@ -68,7 +70,8 @@ export class LedgerStore {
 
   /** Opens (creating) the directory and locks it: one process per ledger directory. */
   static async open(dir: string, options: { durable: boolean }): Promise<LedgerStore> {
-    await mkdir(dir, { recursive: true });
+    // A new directory's name is durable once its parent is synced (without it, an OS crash could lose the whole ledger).
+    if ((await mkdir(dir, { recursive: true })) !== undefined && options.durable) fsyncPath(dirname(dir));
     let release: () => Promise<void>;
     try {
       // Refreshed every 2 s; a crashed holder's lock is taken over after 10 s.
@@ -128,7 +131,7 @@ export class LedgerStore {
   initialize(snapshot: Uint8Array): void {
     this.generation = 1;
     this.writeAtomically(join(this.dir, 'vm-1.bin'), snapshot);
-    this.journalFd = openSync(join(this.dir, 'journal-1.log'), 'a');
+    this.journalFd = this.newJournal(1);
   }
 
   /** Writes a state change to the journal (synchronously, in order); `flush()` makes it durable. */
@@ -151,7 +154,7 @@ export class LedgerStore {
         const fd = this.journalFd;
         const upTo = this.written;
         if (fd === undefined) throw new Error('The ledger store is not open');
-        this.syncing = new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())))
+        this.syncing = fdatasyncFile(fd, join(this.dir, `journal-${this.generation}.log`))
           .then(() => void (this.synced = Math.max(this.synced, upTo)))
           .finally(() => (this.syncing = undefined));
       }
@@ -167,10 +170,11 @@ export class LedgerStore {
   /** Folds the journal into a new snapshot (see the file comment for the crash-safe order). */
   snapshot(state: Uint8Array): void {
     if (this.unsnapshotted.length > 0) {
-      const fd = openSync(join(this.dir, 'signatures.log'), 'a');
+      const path = join(this.dir, 'signatures.log');
+      const fd = openSync(path, 'a');
       try {
         writeSync(fd, this.unsnapshotted.map((r) => `${JSON.stringify({ s: r.signature, e: r.err })}\n`).join(''));
-        if (this.durable) fsyncSync(fd);
+        if (this.durable) fsyncFile(fd, path); // a new file's name: durable with the snapshot's rename below
       } finally {
         closeSync(fd);
       }
@@ -179,7 +183,7 @@ export class LedgerStore {
     this.writeAtomically(join(this.dir, `vm-${next}.bin`), state);
     // Everything journaled so far is in the snapshot, now on disk.
     this.synced = this.written;
-    const fd = openSync(join(this.dir, `journal-${next}.log`), 'a');
+    const fd = this.newJournal(next);
     this.closeJournal();
     this.journalFd = fd;
     rmSync(join(this.dir, `vm-${this.generation}.bin`), { force: true });
@@ -218,12 +222,19 @@ export class LedgerStore {
     return records;
   }
 
+  /** Creates the journal of a generation, its name durable before anything is journaled in it. */
+  private newJournal(generation: number): number {
+    const fd = openSync(join(this.dir, `journal-${generation}.log`), 'a');
+    if (this.durable) fsyncPath(this.dir);
+    return fd;
+  }
+
   private writeAtomically(path: string, bytes: Uint8Array): void {
     const tmp = `${path}.tmp`;
     const fd = openSync(tmp, 'w', 0o600);
     try {
       writeSync(fd, bytes);
-      if (this.durable) fsyncSync(fd);
+      if (this.durable) fsyncFile(fd, tmp);
     } finally {
       closeSync(fd);
     }

@@ -5,7 +5,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import bs58 from 'bs58';
 import { LRUCache } from 'lru-cache';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { createFileDurably } from '../../platform/fsync.ts';
 import {
   address,
   appendTransactionMessageInstructions,
@@ -116,8 +117,7 @@ export async function generateKeypairBytes(): Promise<Uint8Array> {
 }
 
 export function writeKeypairFile(path: string, bytes: Uint8Array): void {
-  writeFileSync(path, `${JSON.stringify(Array.from(bytes))}\n`, { mode: 0o600, flag: 'wx' });
-  chmodSync(path, 0o600);
+  createFileDurably(path, `${JSON.stringify(Array.from(bytes))}\n`, 0o600);
 }
 
 /** A signer from Solana CLI keypair bytes (kit checks that the public key matches the seed). */

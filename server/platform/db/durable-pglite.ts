@@ -1,8 +1,8 @@
-import { fsyncSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
-import { fsyncPath } from '../fsync.ts';
+import { fsyncFile, fsyncPath } from '../fsync.ts';
 
 /**
  * PGlite (pinned at 0.5.8) on a data dir is not durable as shipped: PostgreSQL starts with `-F` (fsync off), and
@@ -45,7 +45,7 @@ export class DurableNodeFS extends NodeFS {
       nodefs.stream_ops.fsync = (stream) =>
         nodefs.tryFSOperation(() => {
           const path = nodefs.realPath(stream.node);
-          if (stream.nfd !== undefined) fsyncSync(stream.nfd);
+          if (stream.nfd !== undefined) fsyncFile(stream.nfd, path);
           else fsyncPath(path);
           this.syncs++;
           this.onSync?.(path);
