@@ -8,7 +8,7 @@ import { join, relative, resolve, sep } from 'node:path';
  * once its directory was synced after it went (a rename is both). Whatever else was written is lost. A crash test
  * kills the process and starts the next one on the copy. Unset, every hook is one comparison.
  */
-class CrashImage {
+export class CrashImage {
   readonly #root: string;
   readonly #image: string;
   /** The synced content of each file, by device and inode (a rename keeps them). */
