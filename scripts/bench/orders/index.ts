@@ -11,6 +11,7 @@
  *                             an agent; then, our server closed, the same reads from a hand-written node:http
  *                             server on the same database (the floor), and ours as a share of it.
  *   events.ts, memory.ts      frames delivered to 1,000 agents' sockets over /ws; the server's memory.
+ *   scale-out.ts              PostgreSQL only: the same reads from one server process, then from two at once.
  *
  * The HTTP clients (fetch for the accepts and the messages, the 1,000 WebSockets) run in a child process
  * (client.ts forks client-process.ts), so the server's memory is its own and the load generator does not
@@ -31,6 +32,7 @@ import { BenchClient } from './client.ts';
 import { benchEvents } from './events.ts';
 import { floorQuery } from './baseline.ts';
 import { benchReads, measureReads, printFloor } from './reads.ts';
+import { benchScaleOut } from './scale-out.ts';
 import { settledMemory } from './memory.ts';
 import { paymentsSetUp } from './payments.ts';
 import { AGENTS, LISTED_ORDERS, LISTER_AGENTS, seed } from './seed.ts';
@@ -73,6 +75,10 @@ export async function benchOrders(database: ThrowawayDatabase): Promise<void> {
       printFloor(readRows, floorRows);
     } finally {
       await floor.close();
+    }
+    if (database.config.kind === 'postgresql') {
+      console.log('');
+      await benchScaleOut(database.config.url, seeded);
     }
     console.log(`  (${database.label.split(' ')[0]} orders part done in ${secondsSince(startedAt)})`);
   } finally {

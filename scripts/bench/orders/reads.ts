@@ -19,12 +19,12 @@ const ORDER_PAGE = 20;
 const MESSAGE_PAGE = 50;
 const LIST_STATUS = 'PAID';
 /** As the API part. */
-const READ_CONCURRENCY = 10;
-const WARMUP_SECONDS = 1;
-const READ_SECONDS = 3;
+export const READ_CONCURRENCY = 10;
+export const WARMUP_SECONDS = 1;
+export const READ_SECONDS = 3;
 
 /** One read: its path, and whether it is signed (by the lister). */
-interface Read {
+export interface Read {
   scenario: string;
   path: string;
   signed: boolean;
@@ -37,7 +37,7 @@ const listRead = (status?: string): Read => {
   return { scenario: `GET ${path}`, path, signed: true, expect: (body) => (body.orders as unknown[] | undefined)?.length === ORDER_PAGE };
 };
 
-function reads(seeded: Seeded): Read[] {
+export function reads(seeded: Seeded): Read[] {
   return [
     listRead(),
     listRead(LIST_STATUS),
@@ -51,14 +51,20 @@ function reads(seeded: Seeded): Read[] {
   ];
 }
 
+/** The headers of `read` (signed by the lister when it must be), once it answered as expected at `baseUrl`. */
+export async function checkedRead(read: Read, seeded: Seeded, baseUrl: string, label: string): Promise<Record<string, string>> {
+  const headers: Record<string, string> = read.signed ? await signedHeaders(seeded.lister.signer, 'GET', read.path, Date.now()) : {};
+  const check = await fetch(`${baseUrl}${read.path}`, { headers });
+  const body = (await check.json()) as Record<string, unknown>;
+  if (check.status !== 200 || !read.expect(body)) throw new Error(`${label}: GET ${read.path} answered ${check.status}: ${JSON.stringify(body).slice(0, 300)}`);
+  return headers;
+}
+
 /** Each read over HTTP against `baseUrl`, labelled `path` (our server, or the baseline). */
 export async function measureReads(baseUrl: string, label: string, seeded: Seeded): Promise<Measurement[]> {
   const rows: Measurement[] = [];
   for (const read of reads(seeded)) {
-    const headers: Record<string, string> = read.signed ? await signedHeaders(seeded.lister.signer, 'GET', read.path, Date.now()) : {};
-    const check = await fetch(`${baseUrl}${read.path}`, { headers });
-    const body = (await check.json()) as Record<string, unknown>;
-    if (check.status !== 200 || !read.expect(body)) throw new Error(`${label}: GET ${read.path} answered ${check.status}: ${JSON.stringify(body).slice(0, 300)}`);
+    const headers = await checkedRead(read, seeded, baseUrl, label);
     const measured = await measureAutocannon(read.scenario, { url: `${baseUrl}${read.path}`, headers }, { connections: READ_CONCURRENCY, warmupSeconds: WARMUP_SECONDS, seconds: READ_SECONDS });
     rows.push({ ...measured, path: label });
   }
