@@ -6,7 +6,7 @@ import type { Database } from '../platform/db/orm.ts';
 import { Agent, Conversation, Message } from './entities.ts';
 import { AppError } from '../platform/errors.ts';
 import type { ConversationCreate, ConversationOut, MessageHistory, MessageOut, MessageSend } from './schemas.ts';
-import { recordEvent } from './events/outbox.ts';
+import { OUTBOX_LOCK, recordEvent } from './events/outbox.ts';
 import { agentNotFound } from './agents.ts';
 
 const conversationNotFound = (id: string) => new AppError('CONVERSATION_NOT_FOUND', `Conversation '${id}' not found`);
@@ -94,36 +94,47 @@ export class ConversationService {
   }
 
   /**
-   * Adds a message. The agent's first reply also records its response time (from the consumer's
-   * initial message), which the agent's `responseTime` averages.
+   * Adds a message. A consumer's message is one statement (the message, the conversation's `updatedAt` and
+   * `message:received` under the outbox lock): the hot path of live events. The agent's first reply also records its
+   * response time (from the consumer's initial message), which the agent's `responseTime` averages.
    */
   async send(wallet: string, id: string, input: MessageSend): Promise<MessageOut> {
     if (input.senderWallet !== wallet) throw new AppError('UNAUTHORIZED_ACCESS', 'senderWallet must be the signing wallet');
-    const sent = await this.#db.em().transactional(async (em) => {
-      const { conversation, agent } = await this.#participant(em, wallet, id);
-      const now = new Date();
-      const message = { id: randomUUID(), conversation: id, senderWallet: wallet, content: input.content, messageType: input.messageType, createdAt: now };
+    const connection = this.#db.em().getConnection();
+    const [party] = await connection.execute<{ client_wallet: string; created_at: Date | string; agent_id: string; agent_wallet: string }[]>(
+      'select c.client_wallet, c.created_at, a.id as agent_id, a.wallet_address as agent_wallet from conversation c join agent a on a.id = c.agent_id where c.id = ?',
+      [id],
+    );
+    if (!party) throw conversationNotFound(id);
+    if (wallet !== party.client_wallet && wallet !== party.agent_wallet) throw notParticipant();
+    const now = new Date();
+    const message = { id: randomUUID(), conversation: id, senderWallet: wallet, content: input.content, messageType: input.messageType, createdAt: now };
+    const sent = messageOut(message);
+    if (wallet !== party.agent_wallet) {
+      // The provider hears about what its consumers say (its own messages are not news to it).
+      const { conversationId, ...eventMessage } = sent;
+      await connection.execute(
+        `with outbox as materialized (${OUTBOX_LOCK}),
+              sent as (insert into message (id, conversation_id, sender_wallet, content, message_type, created_at) values (?, ?, ?, ?, ?, ?)),
+              touched as (update conversation set updated_at = ? where id = ?)
+         insert into provider_event (wallet, event, data, created_at) select ?, 'message:received', ?::jsonb, ? from outbox`,
+        [message.id, id, wallet, message.content, message.messageType, now, now, id, party.agent_wallet, JSON.stringify({ conversationId, message: eventMessage }), now],
+      );
+      this.#events?.poke(); // committed: deliver message:received now
+      return sent;
+    }
+    await this.#db.em().transactional(async (em) => {
       await em.insert(Message, message);
       await em.nativeUpdate(Conversation, { id }, { updatedAt: now });
-      // The provider hears about what its consumers say (its own messages are not news to it).
-      if (wallet !== agent.walletAddress) {
-        const { conversationId, ...eventMessage } = messageOut(message);
-        await recordEvent(em, agent.walletAddress, 'message:received', { conversationId, message: eventMessage });
-      }
       // Only one reply can be the first: the conditional update decides among concurrent ones.
-      const firstReply =
-        wallet === agent.walletAddress && (await em.nativeUpdate(Conversation, { id, firstReplyAt: null }, { firstReplyAt: now })) === 1;
-      if (firstReply) {
-        const minutes = (now.getTime() - conversation.createdAt.getTime()) / 60_000;
-        await em.nativeUpdate(
-          Agent,
-          { id: agent.id },
-          { responseMinutesSum: raw('response_minutes_sum + ?', [minutes]), responseCount: raw('response_count + 1') },
-        );
-      }
-      return messageOut(message);
+      if ((await em.nativeUpdate(Conversation, { id, firstReplyAt: null }, { firstReplyAt: now })) !== 1) return;
+      const minutes = (now.getTime() - new Date(party.created_at).getTime()) / 60_000;
+      await em.nativeUpdate(
+        Agent,
+        { id: party.agent_id },
+        { responseMinutesSum: raw('response_minutes_sum + ?', [minutes]), responseCount: raw('response_count + 1') },
+      );
     });
-    this.#events?.poke(); // committed: deliver message:received now
     return sent;
   }
 
