@@ -22,6 +22,8 @@
  *   HTML/CSS/JS weight of one page of each site; about 2-3 minutes.
  *
  *   npm run bench             everything
+ *   npm run bench -- api      only the API part (api.ts; with the resource API's hand-written floor,
+ *                             resources-baseline.ts)
  *   npm run bench -- orders   only the orders part (orders/)
  *   npm run bench -- docs     only the documentation-sites part (docs/)
  *   npm run bench -- durability  only durable commits on PGlite (durability.ts)
@@ -57,13 +59,14 @@ async function main(): Promise<void> {
   const onlyDocs = parts.includes('docs');
   const onlyHosting = parts.includes('hosting');
   const onlyDurability = parts.includes('durability');
-  const everything = !onlyOrders && !onlyDocs && !onlyHosting && !onlyDurability;
+  const onlyApi = parts.includes('api');
+  const everything = !onlyOrders && !onlyDocs && !onlyHosting && !onlyDurability && !onlyApi;
   console.log(
     onlyDocs || onlyHosting
       ? `Documentation-sites benchmark, Node ${process.version}; ${machineLoad()}`
       : `API benchmark: ${integer(SEEDED_EMPLOYEES)} employees, ${integer(SEEDED_AGENTS)} agents, Node ${process.version}; ${machineLoad()}`,
   );
-  if (everything) {
+  if (everything || onlyApi) {
     await reportingFailure(() => benchApi(createPgliteDatabase()));
     await reportingFailure(() => onPostgresIfReachable(benchApi));
   }

@@ -44,7 +44,7 @@ const knownZones = new Map(['UTC', ...Intl.supportedValuesOf('timeZone')].map((z
  * does not list ("Asia/Kolkata", "US/Eastern") are kept as sent: resolving them would turn current
  * names into legacy ones ("Asia/Calcutta").
  */
-function canonicalTimeZone(name: string): string | undefined {
+export function canonicalTimeZone(name: string): string | undefined {
   const known = knownZones.get(name.toLowerCase());
   if (known) return known;
   // Intl also accepts UTC offsets ("+01:00"); those are not zone names.

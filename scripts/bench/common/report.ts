@@ -65,3 +65,22 @@ export function printRatios(rows: readonly Measurement[]): void {
     console.log(`    ${label.padEnd(labelWidth)}  throughput ${throughput}   p50 ${p50}   p99 ${p99}`);
   }
 }
+
+/** Ours next to the hand-written floor: req/s and p99 of each, and ours as a share of the floor's throughput. */
+export function printFloor(ours: readonly Measurement[], floor: readonly Measurement[]): void {
+  printTable(
+    ['scenario', 'ours req/s', 'p99 ms', 'hand-written req/s', 'p99 ms', 'ours / hand-written'],
+    floor.map((base) => {
+      const our = ours.find((m) => m.scenario === base.scenario && m.path.startsWith('HTTP'));
+      return [
+        base.scenario,
+        our ? integer(our.opsPerSecond) : 'n/a',
+        our ? decimal(our.p99Ms) : 'n/a',
+        integer(base.opsPerSecond),
+        decimal(base.p99Ms),
+        our ? `${decimal(our.opsPerSecond / base.opsPerSecond)}×` : 'n/a',
+      ];
+    }),
+    1,
+  );
+}

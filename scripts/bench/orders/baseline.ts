@@ -9,16 +9,9 @@
  *   GET /api/agents/:id                               public: an agent and its latest 50 reviews
  */
 import { createPublicKey, verify } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import bs58 from 'bs58';
-import pg from 'pg';
 import type { DatabaseConfig } from '../../../server/platform/config.ts';
-
-/** Runs one parameterised statement ($1, $2, ...) and answers its rows. */
-export type Query = (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
+import { startFloor, type Answer, type Query } from '../common/floor.ts';
 
 const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 const iso = (value: unknown) => (value === null ? null : new Date(value as string).toISOString());
@@ -76,9 +69,10 @@ const AGENT = `
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Serves the three reads over `query` on 127.0.0.1; `close()` stops it. */
-export async function startBaselineServer(query: Query): Promise<{ url: string; close(): Promise<void> }> {
-  const answer = async (method: string, url: string, headers: Record<string, string | string[] | undefined>): Promise<[number, unknown]> => {
+/** The three reads over `query`. */
+const ordersFloor =
+  (query: Query): Answer =>
+  async (method, url, headers) => {
     const parsed = new URL(url, 'http://localhost');
     const limit = Number(parsed.searchParams.get('limit') ?? 20);
     const offset = Number(parsed.searchParams.get('offset') ?? 0);
@@ -148,27 +142,5 @@ export async function startBaselineServer(query: Query): Promise<{ url: string; 
     return [404, { error: 'NOT_FOUND' }];
   };
 
-  const server: Server = createServer((req, res) => {
-    answer(req.method ?? 'GET', req.url ?? '/', req.headers).then(
-      ([status, body]) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body)),
-      (error: unknown) => res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: String(error) })),
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** The floor on a database our server has closed: PGlite opened on its data dir, or a pool of 10 on PostgreSQL. */
-export async function floorQuery(database: DatabaseConfig): Promise<{ url: string; close(): Promise<void> }> {
-  if (database.kind === 'pglite') {
-    const pglite = await PGlite.create({ dataDir: database.dataDir, extensions: { pg_trgm } });
-    const server = await startBaselineServer(async (sql, params) => (await pglite.query<Record<string, unknown>>(sql, params)).rows);
-    return { url: server.url, close: async () => (await server.close(), await pglite.close()) };
-  }
-  const pool = new pg.Pool({ connectionString: database.url, max: 10 });
-  const server = await startBaselineServer(async (sql, params) => (await pool.query<Record<string, unknown>>(sql, params)).rows);
-  return { url: server.url, close: async () => (await server.close(), await pool.end()) };
-}
+/** The floor of the marketplace reads on a database our server has closed. */
+export const floorQuery = (database: DatabaseConfig) => startFloor(database, ordersFloor);

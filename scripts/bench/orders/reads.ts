@@ -9,9 +9,8 @@
 import { signedHeaders } from '../../../client-sdk/wallet.ts';
 import type { RunningServer } from '../../../server/app.ts';
 import type { OrderList } from '../../../server/marketplace/schemas.ts';
-import { decimal, integer } from '../common/format.ts';
+import { integer } from '../common/format.ts';
 import { measureAutocannon, measureDirect } from '../common/measure.ts';
-import { printTable } from '../common/report.ts';
 import type { Measurement } from '../common/stats.ts';
 import { LISTED_ORDERS, LISTER_AGENTS, LISTER_MESSAGES, type Seeded } from './seed.ts';
 
@@ -89,23 +88,4 @@ export async function benchReads(server: RunningServer, seeded: Seeded): Promise
     );
   }
   return rows;
-}
-
-/** Ours next to the hand-written floor: req/s and p99 of each, and ours as a share of the floor's throughput. */
-export function printFloor(ours: readonly Measurement[], floor: readonly Measurement[]): void {
-  printTable(
-    ['read', 'ours req/s', 'p99 ms', 'hand-written req/s', 'p99 ms', 'ours / hand-written'],
-    floor.map((base) => {
-      const our = ours.find((m) => m.scenario === base.scenario && m.path.startsWith('HTTP'));
-      return [
-        base.scenario,
-        our ? integer(our.opsPerSecond) : 'n/a',
-        our ? decimal(our.p99Ms) : 'n/a',
-        integer(base.opsPerSecond),
-        decimal(base.p99Ms),
-        our ? `${decimal(our.opsPerSecond / base.opsPerSecond)}×` : 'n/a',
-      ];
-    }),
-    1,
-  );
 }
