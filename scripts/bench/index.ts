@@ -32,7 +32,7 @@
  */
 import { benchApi } from './api.ts';
 import { benchDocs } from './docs/index.ts';
-import { benchDurability } from './durability.ts';
+import { benchDurability, benchLedgerJournal } from './durability.ts';
 import { benchHosting } from './hosting.ts';
 import { SEEDED_AGENTS } from './marketplace/seed.ts';
 import { benchOrders } from './orders/index.ts';
@@ -77,6 +77,8 @@ async function main(): Promise<void> {
   if (everything || onlyDurability) {
     console.log('\n== Durable commits on the embedded database (PGlite, a fresh data dir)');
     await reportingFailure(benchDurability);
+    console.log('\n== The embedded ledger\'s journal (LiteSVM, a fresh dir): group commit');
+    await reportingFailure(benchLedgerJournal);
   }
   if (everything) {
     console.log('\n== Wallet signatures (no database)');

@@ -291,6 +291,11 @@ export class LiteSvmLedger implements Ledger {
     return blockhash === this.svm.latestBlockhash();
   }
 
+  /** fdatasyncs of the journal so far (0 in memory). */
+  get journalSyncs(): number {
+    return this.store?.syncs ?? 0;
+  }
+
   async signPayout(wallet: string, amountMicro: bigint, memo: string): Promise<{ signature: string; transaction: Uint8Array }> {
     this.assertOpen();
     return buildPayout({
