@@ -14,6 +14,9 @@ export { needsResolving, resolveHosted, type Served } from './builder/hosted.ts'
 export { markdownPath, routeUrl } from './builder/site-data.ts';
 export { normalizeRoute, pathAnswer, type PathAnswer } from './config/routes.ts';
 export { CONTENT_TYPES, extensionOf } from './builder/content-types.ts';
+// Social images a hosted build describes and the host draws when first asked for.
+export { cardKey, cardRenderer } from './builder/social-images.ts';
+export type { CardInput } from './builder/social-card.ts';
 
 // The configuration: its JSON Schema, and the chat panel's model providers (`agent`).
 export { docsJsonSchemaText } from './config/json-schema.ts';

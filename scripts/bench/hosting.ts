@@ -5,6 +5,8 @@
  *                    the time from the push webhook to the first 200 of the new content, split into the webhook
  *                    call (fetch + queue), waiting for the queue, the build process and storing the files; first
  *                    push (clone, cold build) and a second push changing one page.
+ *   social image     the og:image of 20 pages never asked for before (the hosted build only describes them: each is
+ *                    drawn on its first request), one at a time: first-request p50/max ms; then the same again.
  *   cached page      GET of one built page, again and again (gzip, as browsers ask): requests/s, p50/p99 (autocannon,
  *                    10 connections, in a worker thread, as the API part).
  *   redirect         GET of a `redirects` path: 307 requests/s.
@@ -84,6 +86,29 @@ export async function benchHosting(): Promise<void> {
     repo.write({ [target.file]: `---\ntitle: ${target.title}\n---\n\nChanged page: second push.\n` });
     repo.commit('one page changed');
     await push('second push (one page changed)', 'Changed page: second push.');
+
+    // Social images: each drawn when first asked for, at the URL its page's og:image names.
+    const imagePaths: string[] = [];
+    for (const p of site.pages.slice(0, 20)) {
+      const html = await (await fetch(`${server.url}/bench/docs${p.route}`)).text();
+      imagePaths.push(new URL(/<meta property="og:image" content="([^"]+)"/.exec(html)![1]!).pathname);
+    }
+    const timeImages = async () => {
+      const times: number[] = [];
+      for (const path of imagePaths) {
+        const started = performance.now();
+        const res = await fetch(`${server.url}${path}`);
+        if (res.status !== 200 || (await res.arrayBuffer()).byteLength < 1000) throw new Error(`${path} answered ${res.status}`);
+        times.push(performance.now() - started);
+      }
+      return ascending(times);
+    };
+    const drawn = await timeImages();
+    const again = await timeImages();
+    console.log(
+      `  social image first request (drawn), ${drawn.length} pages one at a time: p50 ${milliseconds(percentile(drawn, 50))}, max ${milliseconds(drawn.at(-1)!)}; ` +
+        `again (stored): p50 ${milliseconds(percentile(again, 50))}, max ${milliseconds(again.at(-1)!)}`,
+    );
 
     const page = await load(`${server.url}/bench/docs${target.route}`, { 'accept-encoding': 'gzip' }, 200);
     console.log(`  cached page  GET /bench/docs${target.route} (gzip):  ${loadFigures(page)}`);

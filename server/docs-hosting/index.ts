@@ -16,6 +16,7 @@ import { SecretBox } from './secrets.ts';
 import { createMcpRoute } from './serving/mcp.ts';
 import { createDocsHandler } from './serving/serve.ts';
 import { DocsSites } from './serving/sites.ts';
+import { SocialImages } from './serving/social.ts';
 
 /** Builds of unpublished refs one reader's address may ask for. */
 const BUILDS_ON_DEMAND = { name: 'docs-builds-on-demand', points: 20, durationSeconds: 3600 };
@@ -85,7 +86,8 @@ export function createDocsHosting(
   };
   const chat = createChatRoute({ db, sites, secrets, limiter: options.limiter, providerUrls: config.providerUrls, log: (data, message) => log.warn(data, message) });
   let recheck: NodeJS.Timeout | undefined;
-  const handle = createDocsHandler(sites, { publicBaseUrl: options.publicBaseUrl, routes: { '/mcp': createMcpRoute(sites), '/_chat': chat } });
+  const social = new SocialImages(db);
+  const handle = createDocsHandler(sites, { publicBaseUrl: options.publicBaseUrl, routes: { '/mcp': createMcpRoute(sites), '/_chat': chat }, social });
   return {
     services,
     sites,
@@ -97,9 +99,9 @@ export function createDocsHosting(
       recheck = setInterval(() => domains.recheck(every).catch((err: unknown) => log.warn({ err }, 'custom domain check failed')), Math.min(every, 60_000));
       recheck.unref();
     },
-    close: () => {
+    close: async () => {
       clearInterval(recheck);
-      return queue.close();
+      await Promise.all([queue.close(), social.close()]);
     },
   };
 }

@@ -6,6 +6,8 @@ import { buildSite, type BuildOptions } from './index.ts';
 import { listedPages, redirectsMap } from './outputs.ts';
 import { HOSTED_BASE, HOSTED_ORIGIN } from './hosted.ts';
 import { markdownPath } from './site-data.ts';
+import type { CardInput } from './social-card.ts';
+import type { SocialCard } from './social-images.ts';
 
 /** What a host needs of a built site beside its files: its pages in reading order and how its paths redirect. */
 export interface SiteManifest {
@@ -16,6 +18,11 @@ export interface SiteManifest {
   redirects: Record<string, string>;
   /** Routes whose page file carries a frontmatter `redirect` (they govern their own path: see pathAnswer). */
   pageRedirects: string[];
+  /**
+   * The generated social images, not drawn by the build: what every card shares (site name, code host, logo,
+   * colour) and each image's title by its file in the site (`_social/guide.png`). The host draws one when asked.
+   */
+  social?: { shared: Omit<CardInput, 'title'>; titles: Record<string, string> } | undefined;
 }
 
 export interface HostedBuildResult {
@@ -26,6 +33,14 @@ export interface HostedBuildResult {
   documents: { route: string; title: string; description?: string | undefined; markdown: string }[];
   /** The site's validated configuration (a host reads `agent` and `mcp`). */
   config: DocsConfig;
+}
+
+/** The cards of a site's pages share everything but their titles (socialCards makes them so). */
+function socialManifest(cards: SocialCard[]): SiteManifest['social'] {
+  const [first] = cards;
+  if (!first) return undefined;
+  const { title: _title, ...shared } = first.card;
+  return { shared, titles: Object.fromEntries(cards.map(({ path, card }) => [path, card.title])) };
 }
 
 /**
@@ -39,6 +54,7 @@ export async function buildHostedSite(options: Pick<BuildOptions, 'source' | 'ou
     base: HOSTED_BASE,
     site: HOSTED_ORIGIN,
     failOnErrors: true,
+    drawSocialImages: false,
     context: { published: true, hosted: true, defaultBranch: true, customDomain: true, codeHost: options.codeHost },
   });
   const { data } = result;
@@ -56,6 +72,7 @@ export async function buildHostedSite(options: Pick<BuildOptions, 'source' | 'ou
       pages,
       redirects: redirectsMap(data, data.config),
       pageRedirects: data.pages.filter((page) => page.redirect).map((page) => page.route),
+      social: socialManifest(result.socialCards),
     },
     documents: pages.map((page, i) => ({ ...page, markdown: markdown[i] ?? '' })),
     config: data.config,

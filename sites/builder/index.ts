@@ -16,7 +16,7 @@ import type { ConfigLocator } from '../config/semantics.ts';
 import { copyAssets } from './assets.ts';
 import { writeOutputs } from './outputs.ts';
 import { writeSearchIndex } from './search-index.ts';
-import { writeSocialImages } from './social-images.ts';
+import { socialCards, writeSocialImages, type SocialCard } from './social-images.ts';
 import { docsIntegration, type SiteState } from './integration.ts';
 import { markdownConfig } from './markdown/index.ts';
 import { buildSiteData, normalizeBase } from './site-data.ts';
@@ -56,6 +56,11 @@ export interface BuildOptions {
   onProgress?: (event: BuildProgress) => void;
   /** Where Astro caches between builds of this source; default a folder per source under the OS temp dir. */
   cacheDir?: string;
+  /**
+   * Draw the generated social images into `out` (default true), as the last phase. False: only describe them
+   * (`BuildResult.socialCards`): a host draws each when it is first asked for, and the build is not held up.
+   */
+  drawSocialImages?: boolean;
 }
 
 export interface BuildResult {
@@ -64,6 +69,8 @@ export interface BuildResult {
   durationMs: number;
   /** What the pages were rendered from (titles, routes, redirects, the validated config). */
   data: SiteData;
+  /** The generated social images the pages name (drawn into `out` unless `drawSocialImages` was false). */
+  socialCards: SocialCard[];
 }
 
 /** A build that did not produce a site: its problems say why. */
@@ -152,8 +159,8 @@ export function astroConfig(state: SiteState, options: { out: string; cacheDir: 
 
 /**
  * Builds one documentation site into `out`: Astro (static pages), then the Pagefind index, the agent outputs
- * (llms.txt, llms-full.txt, `<page>.md`), sitemap.xml, robots.txt, `_redirects.json`, social images and the
- * docs folder's assets.
+ * (llms.txt, llms-full.txt, `<page>.md`), sitemap.xml, robots.txt, `_redirects.json`, the docs folder's assets and,
+ * unless `drawSocialImages` is false, the social images.
  */
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
@@ -197,13 +204,21 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   progress({ phase: 'outputs' });
   await writeOutputs(out, site.state.data, site.markdown);
   await copyAssets(site.state.sourceDir, out, [out, cacheDir]);
-  await writeSocialImages({
-    site: site.state.data,
-    sourceDir: site.state.sourceDir,
-    out,
-    cacheDir: options.cacheDir ? join(options.cacheDir, 'social') : join(tmpdir(), 'docs-sites-cache', 'social'),
-    onProgress: (done, total) => progress({ phase: 'social-images', done, total }),
-  });
+  const cards = await socialCards(site.state.data, site.state.sourceDir);
+  if (options.drawSocialImages ?? true) {
+    await writeSocialImages({
+      cards,
+      out,
+      cacheDir: options.cacheDir ? join(options.cacheDir, 'social') : join(tmpdir(), 'docs-sites-cache', 'social'),
+      onProgress: (done, total) => progress({ phase: 'social-images', done, total }),
+    });
+  }
   progress({ phase: 'done', message: `${site.pages.length} pages` });
-  return { pages: site.pages.length, problems: site.problems, durationMs: Math.round(performance.now() - started), data: site.state.data };
+  return {
+    pages: site.pages.length,
+    problems: site.problems,
+    durationMs: Math.round(performance.now() - started),
+    data: site.state.data,
+    socialCards: cards,
+  };
 }

@@ -11,13 +11,14 @@ import { socialImagePath } from './site-data.ts';
 
 /**
  * Generated social preview images (1200×630 PNG, social-card.ts): page title (or the site name), the site name,
- * `og.logo` and, with `og.codeHost`, the repository's name on its code host. Written for every page whose
- * og:image is the generated one (no frontmatter `image`, no `socialPreview` URL, not `false`).
+ * `og.logo` and, with `og.codeHost`, the repository's name on its code host. One for every page whose og:image is
+ * the generated one (no frontmatter `image`, no `socialPreview` URL, not `false`).
  *
  * `og.logo` is embedded only when it is a file of the docs folder: building never fetches URLs (a hosted
  * build must not be made to request arbitrary addresses). Images are cached by content (title, site name, code
- * host, logo bytes, colour), so the cache folder can be shared by every site and build. Many missing images are
- * rendered by a few worker threads.
+ * host, logo bytes, colour: {@link cardKey}), so the cache folder can be shared by every site and build. Many
+ * missing images are rendered by a few worker threads. A hosted build only describes them ({@link socialCards}):
+ * the host draws each when it is first asked for.
  */
 
 const VERSION = 'social-v2';
@@ -33,11 +34,18 @@ async function logoDataUri(sourceDir: string, logo: string | undefined): Promise
   return data && `data:${OG_LOGO_TYPES[extensionOf(path)]};base64,${data.toString('base64')}`;
 }
 
-/** Renders cards on `size` worker threads; `close()` ends them. */
-function workerPool(size: number) {
+/** What makes a card's image: equal cards share one image in every cache (64 hex digits). */
+export const cardKey = (card: CardInput): string => createHash('sha256').update(JSON.stringify([VERSION, card])).digest('hex');
+
+/**
+ * Renders cards on `size` worker threads; `close()` ends them. `keepProcessAlive: false` (a server's long-lived
+ * renderer): idle threads do not keep the process running.
+ */
+export function cardRenderer(size: number, options: { keepProcessAlive?: boolean } = {}) {
   // Beside this module: the TypeScript source here, the bundled JavaScript in the CLI's package (cli/bundle.ts).
   const file = new URL(import.meta.url.endsWith('.ts') ? './social-worker.ts' : './social-worker.js', import.meta.url);
   const workers = Array.from({ length: size }, () => new Worker(file));
+  if (options.keepProcessAlive === false) for (const worker of workers) worker.unref();
   const idle = [...workers];
   const waiting: (() => void)[] = [];
   let next = 0;
@@ -66,39 +74,50 @@ function workerPool(size: number) {
   return { render, close: () => Promise.all(workers.map((worker) => worker.terminate())) };
 }
 
+/** A page's generated image: its file in the site (`_social/guide.png`) and the card it shows. */
+export interface SocialCard {
+  path: string;
+  card: CardInput;
+}
+
+/** The generated images of a site's pages (none when `socialPreview` is a URL or false). */
+export async function socialCards(site: SiteData, sourceDir: string): Promise<SocialCard[]> {
+  const config = site.config;
+  if (config.socialPreview !== undefined) return []; // a URL, or false: nothing generated
+  const pages = site.pages.filter((page: PageData) => !page.redirect && page.image === undefined);
+  if (pages.length === 0) return [];
+  const logo = await logoDataUri(sourceDir, config.og.logo);
+  const codeHost = config.og.codeHost ? site.codeHost?.label : undefined;
+  const accent = config.theme.primaryDark ?? config.theme.primary ?? '#60a5fa';
+  return pages.map((page) => ({
+    path: socialImagePath(page.route).slice(1),
+    card: { title: page.title ?? page.navTitle ?? site.name, siteName: site.name, codeHost, logo, accent },
+  }));
+}
+
 export interface SocialImageOptions {
-  site: SiteData;
-  sourceDir: string;
+  cards: SocialCard[];
   out: string;
   /** Content-addressed image cache (shared between sites is fine). */
   cacheDir: string;
   onProgress?: (done: number, total: number) => void;
 }
 
-/** Writes `<out>/_social/<route>.png` for every page that uses the generated image. */
+/** Draws every card (those not in the cache) and writes each to `<out>/<path>`. */
 export async function writeSocialImages(options: SocialImageOptions): Promise<{ written: number }> {
-  const { site, out } = options;
-  const config = site.config;
-  if (config.socialPreview !== undefined) return { written: 0 }; // a URL, or false: nothing generated
-  const pages = site.pages.filter((page: PageData) => !page.redirect && page.image === undefined);
-  if (pages.length === 0) return { written: 0 };
-  const logo = await logoDataUri(options.sourceDir, config.og.logo);
-  const codeHost = config.og.codeHost ? site.codeHost?.label : undefined;
-  const accent = config.theme.primaryDark ?? config.theme.primary ?? '#60a5fa';
+  const { cards, out } = options;
+  if (cards.length === 0) return { written: 0 };
   await mkdir(options.cacheDir, { recursive: true });
-
   const jobs = await Promise.all(
-    pages.map(async (page) => {
-      const input: CardInput = { title: page.title ?? page.navTitle ?? site.name, siteName: site.name, codeHost, logo, accent };
-      const key = createHash('sha256').update(JSON.stringify([VERSION, input])).digest('hex').slice(0, 32);
-      const cached = join(options.cacheDir, `${key}.png`);
-      return { page, input, cached, hit: await stat(cached).then(() => true, () => false) };
+    cards.map(async ({ path, card: input }) => {
+      const cached = join(options.cacheDir, `${cardKey(input)}.png`);
+      return { path, input, cached, hit: await stat(cached).then(() => true, () => false) };
     }),
   );
   const missing = new Map<string, CardInput>();
   for (const job of jobs) if (!job.hit) missing.set(job.cached, job.input);
   const threads = missing.size >= WORKER_THRESHOLD ? Math.max(1, Math.min(4, availableParallelism(), Math.ceil(missing.size / WORKER_THRESHOLD))) : 0;
-  const pool = threads > 0 ? workerPool(threads) : undefined;
+  const pool = threads > 0 ? cardRenderer(threads) : undefined;
   let done = 0;
   options.onProgress?.(0, missing.size);
   try {
@@ -116,7 +135,7 @@ export async function writeSocialImages(options: SocialImageOptions): Promise<{ 
     await pool?.close();
   }
   for (const job of jobs) {
-    const target = join(out, socialImagePath(job.page.route));
+    const target = join(out, job.path);
     await mkdir(dirname(target), { recursive: true });
     await copyFile(job.cached, target);
   }

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { prepareSite } from '../../sites/builder/index.ts';
-import { writeSocialImages } from '../../sites/builder/social-images.ts';
+import { socialCards, writeSocialImages } from '../../sites/builder/social-images.ts';
 import { checkSite } from '../../sites/check/index.ts';
 import { FIXTURES, type BuiltSite, type Page } from '../helpers/docs.ts';
 import { BASE, ORIGIN, css, texts, loadSites } from './render-sites.ts';
@@ -285,8 +285,7 @@ describe('og', () => {
     const image = async (og: { logo?: string; codeHost: boolean }) => {
       const out = join(empty.out, '..', `og-${og.logo ? 'logo' : 'none'}-${og.codeHost}`);
       const result = await writeSocialImages({
-        site: { ...data, config: { ...data.config, og } },
-        sourceDir: prepared.state.sourceDir,
+        cards: await socialCards({ ...data, config: { ...data.config, og } }, prepared.state.sourceDir),
         out,
         cacheDir: join(out, 'cache'),
       });
@@ -306,7 +305,8 @@ describe('og', () => {
     const pages = Array.from({ length: 14 }, (_, i) => ({ ...template, route: `/p${i}`, title: `Page ${i} ${Date.now()}` }));
     const out = join(empty.out, '..', 'og-many');
     const events: number[] = [];
-    const result = await writeSocialImages({ site: { ...data, pages }, sourceDir: prepared.state.sourceDir, out, cacheDir: join(out, 'cache'), onProgress: (done) => events.push(done) });
+    const cards = await socialCards({ ...data, pages }, prepared.state.sourceDir);
+    const result = await writeSocialImages({ cards, out, cacheDir: join(out, 'cache'), onProgress: (done) => events.push(done) });
     expect(result.written).toBe(14);
     expect(events.at(-1)).toBe(14);
     const images = pages.map((page) => readFileSync(join(out, `_social${page.route}.png`)));
@@ -318,7 +318,7 @@ describe('og', () => {
     const data = prepared.state.data;
     const draw = async (og: { logo?: string; codeHost: boolean }, name: string) => {
       const out = join(empty.out, '..', name);
-      await writeSocialImages({ site: { ...data, config: { ...data.config, og } }, sourceDir: prepared.state.sourceDir, out, cacheDir: join(out, 'cache') });
+      await writeSocialImages({ cards: await socialCards({ ...data, config: { ...data.config, og } }, prepared.state.sourceDir), out, cacheDir: join(out, 'cache') });
       return readFileSync(join(out, '_social/index.png'));
     };
     const remote = await draw({ logo: 'https://cdn.example.com/logo.png', codeHost: true }, 'og-remote');

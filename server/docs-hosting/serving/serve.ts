@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
-import { CONTENT_TYPES, extensionOf, normalizeRoute, pathAnswer, resolveHosted, routeUrl, type Served } from '../../../sites/index.ts';
+import { CONTENT_TYPES, extensionOf, normalizeRoute, pathAnswer, resolveHosted, routeUrl, type CardInput, type Served } from '../../../sites/index.ts';
 import { databaseUnavailable } from '../../platform/errors.ts';
 import { urlRef } from '../git.ts';
 import { siteBase } from '../names.ts';
 import type { DocsSites, LoadedBuild, SiteRequest } from './sites.ts';
+import type { SocialImages } from './social.ts';
 
 /**
  * Serving hosted documentation sites (docs/docs-hosting.md): `/{owner}/{repo}[~{ref}]/...` on the service host,
@@ -29,6 +30,8 @@ export interface DocsHandlerOptions {
   publicBaseUrl?: string | undefined;
   /** Site-relative routes served by code: `/mcp`, `/_chat`. */
   routes?: Record<string, (req: IncomingMessage, res: ServerResponse, site: ServedSite) => Promise<void>>;
+  /** Draws the social images hosted builds only describe (manifest `social`). */
+  social?: SocialImages;
 }
 
 /** Our own outputs that may carry hosted placeholders; the repository's files (images, svg...) never do. */
@@ -130,6 +133,35 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
     return true;
   }
 
+  /** A generated social image (the build's manifest describes it; social.ts draws it once for every build). */
+  async function sendSocial(req: IncomingMessage, res: ServerResponse, site: ServedSite, card: CardInput): Promise<true> {
+    const { key, png } = await options.social!.image(card);
+    const headers: Record<string, string | number> = {
+      'Content-Type': 'image/png',
+      'Cache-Control': REVALIDATE,
+      ETag: `"${key.slice(0, 27)}"`,
+      'X-Content-Type-Options': 'nosniff',
+      ...(site.request.ref !== undefined ? { 'X-Robots-Tag': 'noindex' } : {}),
+    };
+    if (matches(req.headers['if-none-match'], headers.ETag as string)) return (res.writeHead(304, headers).end(), true);
+    res.writeHead(200, { ...headers, 'Content-Length': png.length }).end(png);
+    return true;
+  }
+
+  /** The card of a generated social image the build describes at `path`, if any. */
+  function socialCard(build: LoadedBuild, path: string): CardInput | undefined {
+    const social = build.manifest.social;
+    if (!social || !options.social) return undefined;
+    let file: string;
+    try {
+      file = decodeURIComponent(path).replace(/^\/+/, '');
+    } catch {
+      return undefined;
+    }
+    const title = Object.hasOwn(social.titles, file) ? social.titles[file] : undefined;
+    return title === undefined ? undefined : { ...social.shared, title };
+  }
+
   function redirect(res: ServerResponse, site: ServedSite, target: string): true {
     // Destinations come from the repository: whatever they hold (a lone surrogate too), the header carries only
     // URL-safe ASCII.
@@ -220,6 +252,7 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
       await handler(req, res, site);
       return true;
     }
+    options.social?.warm(); // a reader of a site may well ask for its images next
     const { manifest } = deployment.build;
     const normal = normalizeRoute(route);
     const answer = pathAnswer({
@@ -234,6 +267,8 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
       return true;
     }
     if (answer) return send(req, res, site, answer.file);
+    const card = socialCard(deployment.build, route);
+    if (card) return sendSocial(req, res, site, card);
     if (deployment.build.files.has('404.html')) return send(req, res, site, '404.html', 404);
     return notice(res, 404, 'Page not found', [`${escapeHtml(name)} has no page at <code>${escapeHtml(route)}</code>.`]);
   }

@@ -1,0 +1,60 @@
+import { LRUCache } from 'lru-cache';
+import { cardKey, cardRenderer, type CardInput } from '../../../sites/index.ts';
+import type { Database } from '../../platform/db/orm.ts';
+
+/**
+ * Social preview images of hosted sites, drawn when first asked for: a hosted build only describes them (drawing
+ * one per page would hold a 1,000-page build up by about 17 s), and the URL its og:image names is answered from
+ * here. An image is stored under its card's key ({@link cardKey}: title, site name, code host, logo, colour) as a
+ * blob of the database, so every build and every process shares it, and a page whose title changed names another
+ * card: a stale image cannot be served. Drawing (~25 ms) happens on a worker thread, so the event loop is never
+ * held; the thread starts with the first request for a hosted site (its first image costs ~0.3 s more).
+ */
+export class SocialImages {
+  readonly #db: Database;
+  readonly #recent = new LRUCache<string, Buffer>({ maxSize: 32 << 20, sizeCalculation: (png) => Math.max(1, png.length) });
+  /** Images being drawn or read: concurrent requests for one card share the work. */
+  readonly #pending = new Map<string, Promise<Buffer>>();
+  #renderer: ReturnType<typeof cardRenderer> | undefined;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** Starts the drawing thread and draws one card (loading its fonts and WebAssembly), in the background. */
+  warm(): void {
+    if (this.#renderer) return;
+    this.#renderer = cardRenderer(1, { keepProcessAlive: false });
+    this.#renderer.render({ title: 'Warm-up', siteName: 'Docs', accent: '#60a5fa' }).catch(() => {});
+  }
+
+  /** The PNG of `card` and its key: from memory, the database, or drawn now (and stored). */
+  async image(card: CardInput): Promise<{ key: string; png: Buffer }> {
+    const key = cardKey(card);
+    const recent = this.#recent.get(key);
+    if (recent) return { key, png: recent };
+    let pending = this.#pending.get(key);
+    if (!pending) {
+      pending = this.#load(key, card).finally(() => this.#pending.delete(key));
+      this.#pending.set(key, pending);
+    }
+    const png = await pending;
+    this.#recent.set(key, png);
+    return { key, png };
+  }
+
+  async #load(key: string, card: CardInput): Promise<Buffer> {
+    const connection = this.#db.em().getConnection();
+    const [stored] = await connection.execute<{ data: Buffer | Uint8Array }[]>('select data from docs_blob where hash = ?', [key]);
+    if (stored) return Buffer.from(stored.data);
+    this.warm();
+    const png = await this.#renderer!.render(card);
+    await connection.execute('insert into docs_blob (hash, data, size) values (?, ?, ?) on conflict do nothing', [key, png, png.length]);
+    return png;
+  }
+
+  async close(): Promise<void> {
+    await this.#renderer?.close();
+    this.#renderer = undefined;
+  }
+}
