@@ -2,9 +2,13 @@
  * Hosted sites' generated social images (server/docs-hosting/serving/social.ts): a hosted build only describes them
  * (no `_social/` files are stored), and the URL a page's og:image names is drawn when first asked for, stored once
  * under its card's key for every build and process, and never stale: a page whose title changed names another card.
+ * Also what a hosted build leaves behind: nothing (its caches go with its scratch dir).
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
+import { defaultCacheDir } from '../../sites/builder/index.ts';
 import { cardKey } from '../../sites/index.ts';
 import { hostingConfig, published } from '../helpers/hosting.ts';
 import { restClient, type Rest } from '../helpers/rest.ts';
@@ -14,6 +18,7 @@ import type { BuildManifest } from '../../server/docs-hosting/entities.ts';
 let server: TestServer;
 let rest: Rest;
 let repo: GitFixture;
+let docs: ReturnType<typeof hostingConfig>;
 
 const image = async (path: string, headers: Record<string, string> = {}, method = 'GET') => {
   const res = await fetch(`${server.url}${path}`, { method, headers });
@@ -47,7 +52,7 @@ beforeAll(async () => {
   repo = createGitRepo('main');
   repo.write({ 'docs.json': JSON.stringify({ name: 'Social' }), 'index.mdx': '# Social\n\nHome.\n', 'guide.mdx': '# Guide\n\nText.\n' });
   repo.commit('docs');
-  server = await startTestServer({ rateLimits: 'off', docs: hostingConfig() });
+  server = await startTestServer({ rateLimits: 'off', docs: (docs = hostingConfig()) });
   rest = restClient(server.url, (await createOrganization(server)).apiKey);
   expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'social', source: repo.dir })).status).toBe(201);
 }, 120_000);
@@ -90,6 +95,15 @@ describe('generated social images of a hosted site', () => {
     expect(home.status).toBe(200);
     expect(home.body.equals(first.body)).toBe(false);
     homeEtag = home.headers.get('etag')!;
+  });
+
+  it('a build leaves nothing behind: its Astro and Vite caches went with its scratch dir, not to the OS temp folder', async () => {
+    const [build] = await server.db.em().getConnection().execute<{ id: string; attempts: number }[]>(
+      "select b.id, b.attempts from docs_build b join docs_repository r on r.id = b.repository_id where r.slug = 'acme/social' and b.status = 'SUCCEEDED'",
+    );
+    const scratch = join(docs.workDir, 'builds', `${build!.id}-${build!.attempts}`);
+    expect(existsSync(scratch)).toBe(false);
+    expect(existsSync(defaultCacheDir(join(scratch, 'source')))).toBe(false);
   });
 
   it('only the images the build describes: another path under _social is the site 404', async () => {

@@ -153,7 +153,13 @@ export class BuildQueue {
       });
       let lastProgress = 0;
       const outcome = await runBuildWorker(
-        { source, out: join(scratch, 'site'), searchIndexFile: join(scratch, 'search.json'), codeHost: { name: `${repository.owner}/${repository.name}` } },
+        {
+          source,
+          out: join(scratch, 'site'),
+          searchIndexFile: join(scratch, 'search.json'),
+          cacheDir: join(scratch, 'cache'),
+          codeHost: { name: `${repository.owner}/${repository.name}` },
+        },
         {
           timeoutMs: this.#options.timeoutMs,
           memoryMb: this.#options.limits.memoryMb,
