@@ -2,7 +2,7 @@
  * Navigation of one page, from the config alone: its locale, the tabs shown and the active one, the sidebar
  * groups and anchors shown, and previous/next. Pure functions, used by the layout at build time.
  */
-import { normalizeRoute } from '../../config/routes.ts';
+import { routeOf } from './urls.ts';
 import { isExternal, isSidebarGroup, type DocsConfig, type Neighbour, type SidebarGroup, type SidebarPage } from '../../config/schema/index.ts';
 
 export type Tab = DocsConfig['tabs'][number];
@@ -20,7 +20,7 @@ export interface NavLink {
  */
 export function localeOf(config: DocsConfig, route: string): string | undefined {
   if (Array.isArray(config.sidebar)) return undefined;
-  const first = normalizeRoute(route).split('/')[1] ?? '';
+  const first = routeOf(route).split('/')[1] ?? '';
   return first !== 'default' && first !== '' && Object.hasOwn(config.sidebar, first) ? first : 'default';
 }
 
@@ -40,10 +40,10 @@ const tabIds = (group: SidebarGroup): string[] => (group.tab === undefined ? [] 
 /** Every internal route a group links to (its own `href` and its pages, nested groups included). */
 function routesOf(group: SidebarGroup): string[] {
   const out: string[] = [];
-  if (group.href !== undefined && !isExternal(group.href)) out.push(normalizeRoute(group.href));
+  if (group.href !== undefined && !isExternal(group.href)) out.push(routeOf(group.href));
   for (const item of group.pages) {
     if (isSidebarGroup(item)) out.push(...routesOf(item));
-    else if (!isExternal(item.href)) out.push(normalizeRoute(item.href));
+    else if (!isExternal(item.href)) out.push(routeOf(item.href));
   }
   return out;
 }
@@ -55,7 +55,7 @@ function routesOf(group: SidebarGroup): string[] {
 export function activeTabOf(config: DocsConfig, route: string, locale: string | undefined): Tab | undefined {
   const tabs = tabsFor(config, locale);
   if (tabs.length === 0) return undefined;
-  const current = normalizeRoute(route);
+  const current = routeOf(route);
   const groups = flattenGroups(sidebarOf(config, locale));
   for (const tab of tabs) {
     if (groups.some((group) => tabIds(group).includes(tab.id) && routesOf(group).includes(current))) return tab;
@@ -64,7 +64,7 @@ export function activeTabOf(config: DocsConfig, route: string, locale: string | 
   let bestLength = -1;
   for (const tab of tabs) {
     if (isExternal(tab.href)) continue;
-    const href = normalizeRoute(tab.href);
+    const href = routeOf(tab.href);
     const matches = href === '/' ? true : current === href || current.startsWith(`${href}/`);
     if (matches && href.length > bestLength) {
       best = tab;
@@ -100,7 +100,7 @@ export function readingOrder(groups: SidebarGroup[]): NavLink[] {
   const seen = new Set<string>();
   const add = (title: string, href: string) => {
     if (isExternal(href)) return;
-    const route = normalizeRoute(href);
+    const route = routeOf(href);
     if (seen.has(route)) return;
     seen.add(route);
     out.push({ title, href: route });
@@ -143,7 +143,7 @@ export function navigationOf(
   let next: NavLink | undefined;
   if (config.content.automaticallyInferNextPrevious) {
     const order = readingOrder(groups);
-    const index = order.findIndex((link) => link.href === normalizeRoute(route));
+    const index = order.findIndex((link) => link.href === routeOf(route));
     if (index !== -1) {
       previous = order[index - 1];
       next = order[index + 1];
@@ -153,10 +153,10 @@ export function navigationOf(
     if (value === undefined) return inferred;
     if (value === false) return undefined;
     if (typeof value === 'string') {
-      const target = isExternal(value) ? value : normalizeRoute(value);
+      const target = isExternal(value) ? value : routeOf(value);
       return { title: (isExternal(value) ? undefined : titleOf(target)) ?? value, href: target };
     }
-    return { title: value.title, href: isExternal(value.href) ? value.href : normalizeRoute(value.href) };
+    return { title: value.title, href: isExternal(value.href) ? value.href : routeOf(value.href) };
   };
   return {
     locale,
@@ -176,7 +176,7 @@ export function sidebarTitles(config: DocsConfig): Map<string, string> {
   const walk = (group: SidebarGroup) => {
     for (const item of group.pages) {
       if (isSidebarGroup(item)) walk(item);
-      else if (!isExternal(item.href) && !titles.has(normalizeRoute(item.href))) titles.set(normalizeRoute(item.href), item.title);
+      else if (!isExternal(item.href) && !titles.has(routeOf(item.href))) titles.set(routeOf(item.href), item.title);
     }
   };
   all.forEach(walk);
