@@ -80,6 +80,16 @@ function flattenGroups(groups: SidebarGroup[]): SidebarGroup[] {
 
 /** Groups shown with a tab: groups without `tab` always; groups with `tab` only when it names the active tab. */
 export function visibleGroups(groups: SidebarGroup[], tab: Tab | undefined): SidebarGroup[] {
+  // The same groups for every page of a locale and tab: sidebar-html.ts makes their HTML once per such set.
+  let byTab = visible.get(groups);
+  if (!byTab) visible.set(groups, (byTab = new Map()));
+  let shown = byTab.get(tab);
+  if (!shown) byTab.set(tab, (shown = filterGroups(groups, tab)));
+  return shown;
+}
+const visible = new WeakMap<SidebarGroup[], Map<Tab | undefined, SidebarGroup[]>>();
+
+function filterGroups(groups: SidebarGroup[], tab: Tab | undefined): SidebarGroup[] {
   const keep = (group: SidebarGroup) => {
     const ids = tabIds(group);
     return ids.length === 0 || (tab !== undefined && ids.includes(tab.id));
