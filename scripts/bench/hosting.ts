@@ -1,7 +1,7 @@
 /**
  * Documentation hosting, on the embedded default (PGlite, the in-process server, builds in child
  * processes as in production):
- *   push -> served   a 100-page generated repository (docs/site.ts's pages) in a local git repository:
+ *   push -> served   a 100-page (BENCH_HOSTING_PAGES) generated repository (docs/site.ts's pages) in a local git repository:
  *                    the time from the push webhook to the first 200 of the new content, split into the webhook
  *                    call (fetch + queue), waiting for the queue, the build process and storing the files; first
  *                    push (clone, cold build) and a second push changing one page.
@@ -29,7 +29,8 @@ import { measureAutocannon } from './common/measure.ts';
 import { startBenchServer } from './common/server.ts';
 import { ascending, percentile, type Measurement } from './common/stats.ts';
 
-const PAGES = 100;
+/** Pages of the generated repository; BENCH_HOSTING_PAGES=1000 for the larger figure. */
+const PAGES = Number(process.env.BENCH_HOSTING_PAGES ?? 100);
 const CONNECTIONS = 10;
 const SECONDS = 5;
 
