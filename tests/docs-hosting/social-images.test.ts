@@ -125,4 +125,26 @@ describe('generated social images of a hosted site', () => {
     // An unchanged page keeps its card, drawn once whichever build names it: a reader's cached copy stays valid.
     expect((await image('/acme/social/_social/index.png', { 'If-None-Match': homeEtag })).status).toBe(304);
   });
+
+  it('a card that cannot be drawn (a logo file that is not an image) is the site 404, and the next card is drawn', async () => {
+    const broken = createGitRepo('main');
+    try {
+      broken.write({ 'docs.json': JSON.stringify({ name: 'Broken logo', og: { logo: 'logo.png' } }), 'index.mdx': '# Home\n', 'logo.png': 'not a png at all' });
+      broken.commit('docs');
+      expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'broken-logo', source: broken.dir })).status).toBe(201);
+      await published(rest, 'acme/broken-logo');
+      const res = await image('/acme/broken-logo/_social/index.png');
+      expect([res.status, res.headers.get('content-type')]).toEqual([404, 'text/html; charset=utf-8']);
+      const other = await image('/acme/social/_social/guide.png', { 'Cache-Control': 'no-cache' });
+      expect([other.status, other.body.subarray(1, 4).toString()]).toEqual([200, 'PNG']);
+      // A card never drawn before, after the failure: the drawing thread was started afresh.
+      repo.write({ 'guide.mdx': '# Guide, third edition\n\nText.\n' });
+      repo.commit('retitle again');
+      await published(rest, 'acme/social');
+      const fresh = await image('/acme/social/_social/guide.png');
+      expect([fresh.status, fresh.body.subarray(1, 4).toString()]).toEqual([200, 'PNG']);
+    } finally {
+      broken.cleanup();
+    }
+  });
 });

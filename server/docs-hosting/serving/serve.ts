@@ -134,8 +134,10 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
   }
 
   /** A generated social image (the build's manifest describes it; social.ts draws it once for every build). */
-  async function sendSocial(req: IncomingMessage, res: ServerResponse, site: ServedSite, card: CardInput): Promise<true> {
-    const { key, png } = await options.social!.image(card);
+  async function sendSocial(req: IncomingMessage, res: ServerResponse, site: ServedSite, card: CardInput): Promise<boolean> {
+    const image = await options.social!.image(card);
+    if (!image) return false; // not drawable: the site's 404
+    const { key, png } = image;
     const headers: Record<string, string | number> = {
       'Content-Type': 'image/png',
       'Cache-Control': REVALIDATE,
@@ -268,7 +270,7 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
     }
     if (answer) return send(req, res, site, answer.file);
     const card = socialCard(deployment.build, route);
-    if (card) return sendSocial(req, res, site, card);
+    if (card && (await sendSocial(req, res, site, card))) return true;
     if (deployment.build.files.has('404.html')) return send(req, res, site, '404.html', 404);
     return notice(res, 404, 'Page not found', [`${escapeHtml(name)} has no page at <code>${escapeHtml(route)}</code>.`]);
   }

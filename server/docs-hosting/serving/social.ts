@@ -12,13 +12,15 @@ import type { Database } from '../../platform/db/orm.ts';
  */
 export class SocialImages {
   readonly #db: Database;
+  readonly #log: (error: unknown) => void;
   readonly #recent = new LRUCache<string, Buffer>({ maxSize: 32 << 20, sizeCalculation: (png) => Math.max(1, png.length) });
   /** Images being drawn or read: concurrent requests for one card share the work. */
   readonly #pending = new Map<string, Promise<Buffer>>();
   #renderer: ReturnType<typeof cardRenderer> | undefined;
 
-  constructor(db: Database) {
+  constructor(db: Database, options: { log?: (error: unknown) => void } = {}) {
     this.#db = db;
+    this.#log = options.log ?? (() => {});
   }
 
   /** Starts the drawing thread and draws one card (loading its fonts and WebAssembly), in the background. */
@@ -28,8 +30,11 @@ export class SocialImages {
     this.#renderer.render({ title: 'Warm-up', siteName: 'Docs', accent: '#60a5fa' }).catch(() => {});
   }
 
-  /** The PNG of `card` and its key: from memory, the database, or drawn now (and stored). */
-  async image(card: CardInput): Promise<{ key: string; png: Buffer }> {
+  /**
+   * The PNG of `card` and its key: from memory, the database, or drawn now (and stored). Undefined when it cannot be
+   * drawn (a logo the renderer refuses, say): logged, and the drawing thread is started afresh for the next one.
+   */
+  async image(card: CardInput): Promise<{ key: string; png: Buffer } | undefined> {
     const key = cardKey(card);
     const recent = this.#recent.get(key);
     if (recent) return { key, png: recent };
@@ -38,7 +43,16 @@ export class SocialImages {
       pending = this.#load(key, card).finally(() => this.#pending.delete(key));
       this.#pending.set(key, pending);
     }
-    const png = await pending;
+    let png: Buffer;
+    try {
+      png = await pending;
+    } catch (error) {
+      this.#log(error);
+      const renderer = this.#renderer;
+      this.#renderer = undefined;
+      await renderer?.close().catch(() => {});
+      return undefined;
+    }
     this.#recent.set(key, png);
     return { key, png };
   }
