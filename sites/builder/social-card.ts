@@ -94,9 +94,17 @@ function card(title: string, siteName: string, codeHost: string | undefined, log
 }
 
 
+/**
+ * The card's PNG. A logo the renderer cannot read (a `logo.png` that is not an image) is left out, as a remote one
+ * is: a broken file in the docs folder must not stop a build nor leave pages without an image.
+ */
 export async function renderCard(input: CardInput): Promise<Buffer> {
   await ensureWasm();
-  const svg = await satori(card(input.title, input.siteName, input.codeHost, input.logo, input.accent) as never, { width: WIDTH, height: HEIGHT, fonts: await loadFonts() });
-  const image = new Resvg(svg, { fitTo: { mode: 'width', value: WIDTH } }).render();
+  const fonts = await loadFonts();
+  const draw = async (logo: string | undefined) => {
+    const svg = await satori(card(input.title, input.siteName, input.codeHost, logo, input.accent) as never, { width: WIDTH, height: HEIGHT, fonts });
+    return new Resvg(svg, { fitTo: { mode: 'width', value: WIDTH } }).render();
+  };
+  const image = await draw(input.logo).catch((error: unknown) => (input.logo ? draw(undefined) : Promise.reject(error)));
   return encodePng(image.pixels, image.width, image.height);
 }

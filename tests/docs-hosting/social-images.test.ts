@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
 import { defaultCacheDir } from '../../sites/builder/index.ts';
 import { cardKey } from '../../sites/index.ts';
+import { renderCard } from '../../sites/builder/social-card.ts';
+import { SocialImages } from '../../server/docs-hosting/serving/social.ts';
 import { hostingConfig, published } from '../helpers/hosting.ts';
 import { restClient, type Rest } from '../helpers/rest.ts';
 import { createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
@@ -126,25 +128,33 @@ describe('generated social images of a hosted site', () => {
     expect((await image('/acme/social/_social/index.png', { 'If-None-Match': homeEtag })).status).toBe(304);
   });
 
-  it('a card that cannot be drawn (a logo file that is not an image) is the site 404, and the next card is drawn', async () => {
+  it('a logo file that is not an image is left out of the card, as a remote one is: the image is still served', async () => {
     const broken = createGitRepo('main');
     try {
       broken.write({ 'docs.json': JSON.stringify({ name: 'Broken logo', og: { logo: 'logo.png' } }), 'index.mdx': '# Home\n', 'logo.png': 'not a png at all' });
       broken.commit('docs');
       expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'broken-logo', source: broken.dir })).status).toBe(201);
-      await published(rest, 'acme/broken-logo');
+      const build = await published(rest, 'acme/broken-logo');
+      const { shared, titles } = (await stored(build.id)).manifest.social!;
+      expect(shared.logo).toMatch(/^data:image\/png;base64,/);
       const res = await image('/acme/broken-logo/_social/index.png');
-      expect([res.status, res.headers.get('content-type')]).toEqual([404, 'text/html; charset=utf-8']);
-      const other = await image('/acme/social/_social/guide.png', { 'Cache-Control': 'no-cache' });
-      expect([other.status, other.body.subarray(1, 4).toString()]).toEqual([200, 'PNG']);
-      // A card never drawn before, after the failure: the drawing thread was started afresh.
-      repo.write({ 'guide.mdx': '# Guide, third edition\n\nText.\n' });
-      repo.commit('retitle again');
-      await published(rest, 'acme/social');
-      const fresh = await image('/acme/social/_social/guide.png');
-      expect([fresh.status, fresh.body.subarray(1, 4).toString()]).toEqual([200, 'PNG']);
+      expect([res.status, res.headers.get('content-type')]).toEqual([200, 'image/png']);
+      expect(res.body.equals(await renderCard({ ...shared, logo: undefined, title: titles['_social/index.png']! }))).toBe(true);
     } finally {
       broken.cleanup();
+    }
+  });
+
+  it('a card the renderer refuses: no image (serve.ts then answers the site 404), a logged error, and the next card is drawn on a fresh thread', async () => {
+    const logged: unknown[] = [];
+    const images = new SocialImages(server.db, { log: (error) => logged.push(error) });
+    try {
+      expect(await images.image({ title: 'Refused', siteName: 'Social', accent: 'not-a-colour' })).toBeUndefined();
+      expect(String(logged[0])).toMatch(/Invalid value/);
+      const drawn = await images.image({ title: `Drawn ${Date.now()}`, siteName: 'Social', accent: '#60a5fa' });
+      expect(drawn?.png.subarray(1, 4).toString()).toBe('PNG');
+    } finally {
+      await images.close();
     }
   });
 });
