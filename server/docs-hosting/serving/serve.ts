@@ -116,37 +116,34 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
     const entry = site.build.files.get(path)!;
     const gzip = acceptsGzip(req.headers['accept-encoding']);
     const { data, etag, gzip: gzipped } = await body(site, path, entry.blob, gzip);
-    const headers: Record<string, string | number> = {
+    return answer(req, res, site, status, data, {
       'Content-Type': CONTENT_TYPES[extensionOf(path)] ?? 'application/octet-stream',
       'Cache-Control': status === 200 && path.startsWith('_astro/') ? IMMUTABLE : REVALIDATE,
       ETag: etag,
       Vary: 'Accept-Encoding',
-      'X-Content-Type-Options': 'nosniff',
       ...(SANDBOXED.has(extensionOf(path)) ? { 'Content-Security-Policy': SANDBOX_POLICY } : {}),
       ...(gzipped ? { 'Content-Encoding': 'gzip' } : {}),
-      // Previews (branches, tags, commits, pull requests) stay out of search engines; the default URL is the site.
-      ...(site.request.ref !== undefined ? { 'X-Robots-Tag': 'noindex' } : {}),
-    };
-    if (status === 200 && matches(req.headers['if-none-match'], etag)) return (res.writeHead(304, headers).end(), true);
-    // Node sends no body for HEAD: the headers, the length included, are those of GET.
-    res.writeHead(status, { ...headers, 'Content-Length': data.length }).end(data);
-    return true;
+    });
   }
 
   /** A generated social image (the build's manifest describes it; social.ts draws it once for every build). */
   async function sendSocial(req: IncomingMessage, res: ServerResponse, site: ServedSite, card: CardInput): Promise<boolean> {
     const image = await options.social!.image(card);
     if (!image) return false; // not drawable: the site's 404
-    const { key, png } = image;
-    const headers: Record<string, string | number> = {
-      'Content-Type': 'image/png',
-      'Cache-Control': REVALIDATE,
-      ETag: `"${key.slice(0, 27)}"`,
+    return answer(req, res, site, 200, image.png, { 'Content-Type': 'image/png', 'Cache-Control': REVALIDATE, ETag: `"${image.key.slice(0, 27)}"` });
+  }
+
+  /** Answers a site's bytes with `headers` and those every file gets; 304 when a 200's ETag is the client's. */
+  function answer(req: IncomingMessage, res: ServerResponse, site: ServedSite, status: number, data: Buffer, headers: Record<string, string | number> & { ETag: string }): true {
+    const all: Record<string, string | number> = {
+      ...headers,
       'X-Content-Type-Options': 'nosniff',
+      // Previews (branches, tags, commits, pull requests) stay out of search engines; the default URL is the site.
       ...(site.request.ref !== undefined ? { 'X-Robots-Tag': 'noindex' } : {}),
     };
-    if (matches(req.headers['if-none-match'], headers.ETag as string)) return (res.writeHead(304, headers).end(), true);
-    res.writeHead(200, { ...headers, 'Content-Length': png.length }).end(png);
+    if (status === 200 && matches(req.headers['if-none-match'], headers.ETag)) return (res.writeHead(304, all).end(), true);
+    // Node sends no body for HEAD: the headers, the length included, are those of GET.
+    res.writeHead(status, { ...all, 'Content-Length': data.length }).end(data);
     return true;
   }
 
