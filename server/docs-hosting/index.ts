@@ -86,7 +86,7 @@ export function createDocsHosting(
   };
   const chat = createChatRoute({ db, sites, secrets, limiter: options.limiter, providerUrls: config.providerUrls, log: (data, message) => log.warn(data, message) });
   let recheck: NodeJS.Timeout | undefined;
-  const social = new SocialImages(db, { log: (err) => log.warn({ err }, 'a social image could not be drawn') });
+  const social = new SocialImages(db, sites, { log: (err) => log.warn({ err }, 'a social image could not be drawn') });
   const handle = createDocsHandler(sites, { publicBaseUrl: options.publicBaseUrl, routes: { '/mcp': createMcpRoute(sites), '/_chat': chat }, social });
   return {
     services,

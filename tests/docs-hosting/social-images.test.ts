@@ -12,6 +12,7 @@ import { defaultCacheDir } from '../../sites/builder/index.ts';
 import { cardKey } from '../../sites/index.ts';
 import { renderCard } from '../../sites/builder/social-card.ts';
 import { SocialImages } from '../../server/docs-hosting/serving/social.ts';
+import { DocsSites } from '../../server/docs-hosting/serving/sites.ts';
 import { hostingConfig, published } from '../helpers/hosting.ts';
 import { restClient, type Rest } from '../helpers/rest.ts';
 import { createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
@@ -147,7 +148,7 @@ describe('generated social images of a hosted site', () => {
 
   it('a card the renderer refuses: no image (serve.ts then answers the site 404), a logged error, and the next card is drawn on a fresh thread', async () => {
     const logged: unknown[] = [];
-    const images = new SocialImages(server.db, { log: (error) => logged.push(error) });
+    const images = new SocialImages(server.db, new DocsSites(server.db), { log: (error) => logged.push(error) });
     try {
       expect(await images.image({ title: 'Refused', siteName: 'Social', accent: 'not-a-colour' })).toBeUndefined();
       expect(String(logged[0])).toMatch(/Invalid value/);

@@ -252,9 +252,17 @@ export class DocsSites {
 
   /** A stored file's bytes. */
   async blob(hash: string): Promise<Buffer> {
+    const data = await this.storedBlob(hash);
+    if (!data) throw new Error(`blob ${hash} is not stored`);
+    return data;
+  }
+
+  /** A blob's bytes, or undefined when nothing is stored under `hash` (a social image not drawn yet). */
+  async storedBlob(hash: string): Promise<Buffer | undefined> {
     const cached = this.#blobs.get(hash);
     if (cached) return cached;
-    const row = await this.#db.em().findOneOrFail(DocsBlob, { hash });
+    const row = await this.#db.em().findOne(DocsBlob, { hash });
+    if (!row) return undefined;
     const data = Buffer.from(row.data);
     this.#blobs.set(hash, data);
     return data;

@@ -1,25 +1,27 @@
-import { LRUCache } from 'lru-cache';
 import { cardKey, cardRenderer, type CardInput } from '../../../sites/index.ts';
 import type { Database } from '../../platform/db/orm.ts';
+import type { DocsSites } from './sites.ts';
 
 /**
  * Social preview images of hosted sites, drawn when first asked for: a hosted build only describes them (drawing
  * one per page would hold a 1,000-page build up by about 17 s), and the URL its og:image names is answered from
  * here. An image is stored under its card's key ({@link cardKey}: title, site name, code host, logo, colour) as a
- * blob of the database, so every build and every process shares it, and a page whose title changed names another
- * card: a stale image cannot be served. Drawing (~25 ms) happens on a worker thread, so the event loop is never
+ * blob of the database (read, and kept in memory, as every other file of a site: DocsSites.storedBlob), so every
+ * build and every process shares it, and a page whose title changed names another card: a stale image cannot be
+ * served. Drawing (~25 ms) happens on a worker thread, so the event loop is never
  * held; the thread starts with the first request for a hosted site (its first image costs ~0.3 s more).
  */
 export class SocialImages {
   readonly #db: Database;
+  readonly #sites: DocsSites;
   readonly #log: (error: unknown) => void;
-  readonly #recent = new LRUCache<string, Buffer>({ maxSize: 32 << 20, sizeCalculation: (png) => Math.max(1, png.length) });
   /** Images being drawn or read: concurrent requests for one card share the work. */
   readonly #pending = new Map<string, Promise<Buffer>>();
   #renderer: ReturnType<typeof cardRenderer> | undefined;
 
-  constructor(db: Database, options: { log?: (error: unknown) => void } = {}) {
+  constructor(db: Database, sites: DocsSites, options: { log?: (error: unknown) => void } = {}) {
     this.#db = db;
+    this.#sites = sites;
     this.#log = options.log ?? (() => {});
   }
 
@@ -36,8 +38,6 @@ export class SocialImages {
    */
   async image(card: CardInput): Promise<{ key: string; png: Buffer } | undefined> {
     const key = cardKey(card);
-    const recent = this.#recent.get(key);
-    if (recent) return { key, png: recent };
     let pending = this.#pending.get(key);
     if (!pending) {
       pending = this.#load(key, card).finally(() => this.#pending.delete(key));
@@ -53,17 +53,15 @@ export class SocialImages {
       await renderer?.close().catch(() => {});
       return undefined;
     }
-    this.#recent.set(key, png);
     return { key, png };
   }
 
   async #load(key: string, card: CardInput): Promise<Buffer> {
-    const connection = this.#db.em().getConnection();
-    const [stored] = await connection.execute<{ data: Buffer | Uint8Array }[]>('select data from docs_blob where hash = ?', [key]);
-    if (stored) return Buffer.from(stored.data);
+    const stored = await this.#sites.storedBlob(key);
+    if (stored) return stored;
     this.warm();
     const png = await this.#renderer!.render(card);
-    await connection.execute('insert into docs_blob (hash, data, size) values (?, ?, ?) on conflict do nothing', [key, png, png.length]);
+    await this.#db.em().getConnection().execute('insert into docs_blob (hash, data, size) values (?, ?, ?) on conflict do nothing', [key, png, png.length]);
     return png;
   }
 
