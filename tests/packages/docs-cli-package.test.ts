@@ -5,12 +5,11 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, systemNode } from './consumer-project.ts';
+import { freePort } from '../../scripts/lib/free-port.ts';
 
 const SITES = join(import.meta.dirname, '..', '..', 'sites');
 let work: string;
@@ -116,10 +115,3 @@ describe('the packed docs CLI', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  return port;
-}

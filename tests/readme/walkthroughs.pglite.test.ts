@@ -19,11 +19,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { curlSteps, fencedBlocks, inlineCode, localLinks, placeholders, shellCommands, type FencedBlock } from './markdown.ts';
+import { freePort } from '../../scripts/lib/free-port.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 const MINUTE = 60_000;
@@ -107,14 +107,6 @@ function fail(what: string, run?: Run): never {
 
 function expectSuccess(run: Run, what: string) {
   if (run.code !== 0) fail(`${what}: exited ${run.signal ?? run.code}, the README implies it succeeds`, run);
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 async function get(url: string): Promise<{ status: number; type: string; text: string }> {

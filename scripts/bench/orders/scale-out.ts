@@ -6,7 +6,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decimal, integer } from '../common/format.ts';
@@ -14,19 +13,11 @@ import { measureAutocannon } from '../common/measure.ts';
 import { printTable } from '../common/report.ts';
 import { checkedRead, reads, READ_CONCURRENCY, READ_SECONDS, WARMUP_SECONDS } from './reads.ts';
 import type { Seeded } from './seed.ts';
+import { freePort } from '../../lib/free-port.ts';
 
 interface ServerProcess {
   url: string;
   stop(): Promise<void>;
-}
-
-/** A port free right now (the server process is told it: a silent server logs no URL). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** `server/main.ts` on `databaseUrl`, logging nothing (as the in-process benches), once `/health` answers. */
