@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -62,9 +62,8 @@ export function withContentSecurityPolicy(html: string, mark: string): string {
   return page.replace(/<head>/i, `<head>${meta}`);
 }
 
-/** Applies the policy to every HTML file of a built site. */
-export async function applyContentSecurityPolicy(out: string, mark: string): Promise<void> {
-  const files = (await readdir(out, { recursive: true, encoding: 'utf8' })).filter((file) => file.endsWith('.html'));
+/** Applies the policy to the HTML files Astro just rendered (`files`, relative to `out`). */
+export async function applyContentSecurityPolicy(out: string, mark: string, files: readonly string[]): Promise<void> {
   for (const file of files) {
     const path = join(out, file);
     const html = await readFile(path, 'utf8');

@@ -48,7 +48,7 @@ function socialManifest(cards: SocialCard[]): SiteManifest['social'] {
  * {@link HOSTED_ORIGIN}, and the host-dependent parts sit between condition markers. Errors fail the build
  * (a host keeps serving its last good one).
  */
-export async function buildHostedSite(options: Pick<BuildOptions, 'source' | 'out' | 'onProgress' | 'cacheDir'> & { codeHost: { name: string; url?: string } }): Promise<HostedBuildResult> {
+export async function buildHostedSite(options: Pick<BuildOptions, 'source' | 'out' | 'onProgress' | 'cacheDir' | 'pageCacheDir'> & { codeHost: { name: string; url?: string } }): Promise<HostedBuildResult> {
   const result = await buildSite({
     ...options,
     base: HOSTED_BASE,

@@ -11,16 +11,17 @@ import { readSite } from '../content/read.ts';
 import type { SanitizeOptions } from '../content/sanitize.ts';
 import type { Problem, SourcePage } from '../content/types.ts';
 import type { RenderContext, SiteData } from '../src/lib/types.ts';
-import { checkSite } from '../check/index.ts';
+import { checkSite, type CheckOptions } from '../check/index.ts';
 import type { ConfigLocator } from '../config/semantics.ts';
 import { copyAssets } from './assets.ts';
 import { writeOutputs } from './outputs.ts';
-import { writeSearchIndex } from './search-index.ts';
+import { SearchIndex } from './search-index.ts';
 import { socialCards, writeSocialImages, type SocialCard } from './social-images.ts';
 import { docsIntegration, type SiteState } from './integration.ts';
 import { markdownConfig } from './markdown/index.ts';
 import { buildSiteData, normalizeBase } from './site-data.ts';
 import { applyContentSecurityPolicy, newOwnScriptMark } from './csp.ts';
+import { BuildCache, pageOutputs, rendererFingerprint, type PageOutput } from './build-cache.ts';
 
 export type { Problem } from '../content/types.ts';
 export type { RenderContext } from '../src/lib/types.ts';
@@ -54,8 +55,15 @@ export interface BuildOptions {
   site?: string;
   context?: Partial<RenderContext>;
   onProgress?: (event: BuildProgress) => void;
-  /** Where Astro caches between builds of this source; default a folder per source under the OS temp dir. */
+  /** Where Astro and Vite cache between builds of this source; default a folder per source under the OS temp dir. */
   cacheDir?: string;
+  /**
+   * The build cache (rendered pages, link-check facts: build-cache.ts): a later build renders only the pages whose
+   * inputs changed. Default `<cacheDir>/pages`; a host keeps one per repository while each build's `cacheDir` goes.
+   */
+  pageCacheDir?: string;
+  /** Use and update the page cache (default true); false renders every page (`docs build --no-cache`). */
+  cache?: boolean;
   /**
    * Draw the generated social images into `out` (default true), as the last phase. False: only describe them
    * (`BuildResult.socialCards`): a host draws each when it is first asked for, and the build is not held up.
@@ -71,6 +79,9 @@ export interface BuildResult {
   data: SiteData;
   /** The generated social images the pages name (drawn into `out` unless `drawSocialImages` was false). */
   socialCards: SocialCard[];
+  /** HTML files rendered by this build and taken from the build cache. */
+  rendered: number;
+  cached: number;
 }
 
 /** A build that did not produce a site: its problems say why. */
@@ -99,14 +110,23 @@ export interface PreparedSite {
 }
 
 /** Reads and prepares a site (config, pages, sanitised MDX, Markdown) without building it. */
-export async function prepareSite(options: { source: string; out?: string; base?: string; site?: string; context?: Partial<RenderContext>; strict?: boolean }): Promise<PreparedSite> {
+export async function prepareSite(options: {
+  source: string;
+  out?: string;
+  base?: string;
+  site?: string;
+  context?: Partial<RenderContext>;
+  strict?: boolean;
+  /** checkSite's per-page facts (a build cache's). */
+  facts?: CheckOptions['facts'];
+}): Promise<PreparedSite> {
   const base = normalizeBase(options.base);
   const context: RenderContext = { ...DEFAULT_CONTEXT, ...options.context };
   const source = await readSite(resolve(options.source), { strict: options.strict ?? false, ignore: options.out ? [resolve(options.out)] : [] });
   // Pages and assets are read from the layout's root (the folder, or its docs/ folder: content/layout.ts).
   const { layout } = source;
   const sourceDir = layout.root;
-  const problems = [...source.problems, ...checkSite(layout.dir, { config: source.config, pages: source.pages, locate: source.locate, layout })];
+  const problems = [...source.problems, ...checkSite(layout.dir, { config: source.config, pages: source.pages, locate: source.locate, layout, facts: options.facts })];
   const sanitize: SanitizeOptions = { base, zoomImages: source.config.content.zoomImages, sourceDir };
   const prepared = new Map<string, string>();
   const markdown = new Map<string, string>();
@@ -151,7 +171,8 @@ export function astroConfig(state: SiteState, options: { out: string; cacheDir: 
       cacheDir: join(options.cacheDir, 'vite'),
       // Components' scripts as files, never inlined: the Content-Security-Policy allows the site's own files and
       // only the layout's marked inline scripts (csp.ts).
-      build: { assetsInlineLimit: 0 },
+      // The output folder is emptied by buildSite, which puts the build cache's pages there before Astro runs.
+      build: { assetsInlineLimit: 0, emptyOutDir: false },
       server: { fs: { allow: [SITES_DIR, state.sourceDir] } },
     },
   };
@@ -168,7 +189,11 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   process.env.ASTRO_TELEMETRY_DISABLED = '1';
   const out = resolve(options.out);
   progress({ phase: 'read' });
-  const site = await prepareSite({ ...options, out });
+  const source = resolve(options.source);
+  const cacheDir = options.cacheDir ?? defaultCacheDir(source);
+  const fingerprint = await rendererFingerprint(SITES_DIR);
+  const cache = options.cache === false ? undefined : await BuildCache.open(options.pageCacheDir ?? join(cacheDir, 'pages'), fingerprint);
+  const site = await prepareSite({ ...options, out, facts: cache?.facts });
   if (site.pages.length === 0) {
     throw new BuildError(`No pages in ${site.state.sourceDir}: a site is a docs.json (or docs.yaml) and .mdx or .md pages beside it`, site.problems);
   }
@@ -176,35 +201,39 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const what = options.strict ? `${site.problems.filter((p) => p.severity !== 'info').length} problem(s) and the build is strict` : 'errors';
     throw new BuildError(`The site has ${what}`, site.problems);
   }
-  const total = site.pages.length;
-  const compiled = new Set<string>();
-  site.state.onPageCompile = (file) => compiled.size < compiled.add(file).size && progress({ phase: 'compile', done: compiled.size, total });
+  const { state } = site;
+  const outputs = pageOutputs(fingerprint, state.data, (file) => state.prepared.get(join(state.sourceDir, file)));
   let rendered = 0;
-  globalThis.docsSitesPageRendered = () => progress({ phase: 'render', done: ++rendered, total });
-  progress({ phase: 'compile', done: 0, total });
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
-  const cacheDir = options.cacheDir ?? defaultCacheDir(site.state.sourceDir);
-  // Astro's prerender bundle goes to a folder of this build (see docsIntegration), removed afterwards. It imports
-  // packages, so it lives in the project (where node_modules resolve), not in the OS temp folder.
-  await mkdir(join(SITES_DIR, '.astro'), { recursive: true });
-  const serverDir = await mkdtemp(join(SITES_DIR, '.astro', 'build-'));
-  const mark = (globalThis.docsOwnScriptMark = newOwnScriptMark());
+  const search = await SearchIndex.create(out);
   try {
-    await astroBuild(astroConfig(site.state, { out, cacheDir, mode: 'build', serverDir }));
-  } finally {
-    globalThis.docsSitesPageRendered = undefined;
-    globalThis.docsOwnScriptMark = undefined;
-    await rm(serverDir, { recursive: true, force: true });
+    // Cached pages first (one another build removed meanwhile is rendered instead): Pagefind indexes them in its
+    // own process while Astro renders the rest.
+    const fromCache = cache ? outputs.filter((output) => cache.has(output)) : [];
+    const missed = cache ? await cache.restore(out, fromCache) : [];
+    search.add(fromCache.filter((output) => !missed.includes(output)).map((output) => output.file));
+    const toRender = [...outputs.filter((output) => !fromCache.includes(output)), ...missed];
+    // Astro writes 404.html whenever it runs.
+    const notFound = outputs.find((output) => output.file === '404.html');
+    if (toRender.length > 0 && notFound && !toRender.includes(notFound)) toRender.push(notFound);
+    if (toRender.length > 0) {
+      await renderPages(state, toRender, { out, cacheDir, progress });
+      search.add(toRender.map((output) => output.file));
+      await cache?.save(out, toRender);
+    }
+    rendered = toRender.length;
+    await cache?.close(outputs);
+    progress({ phase: 'search' });
+  } catch (error) {
+    await search.discard();
+    throw error;
   }
-  await applyContentSecurityPolicy(out, mark);
-
-  progress({ phase: 'search' });
-  await writeSearchIndex(out);
+  await search.write();
   progress({ phase: 'outputs' });
-  await writeOutputs(out, site.state.data, site.markdown);
-  await copyAssets(site.state.sourceDir, out, [out, cacheDir]);
-  const cards = await socialCards(site.state.data, site.state.sourceDir);
+  await writeOutputs(out, state.data, site.markdown);
+  await copyAssets(state.sourceDir, out, [out, cacheDir]);
+  const cards = await socialCards(state.data, state.sourceDir);
   if (options.drawSocialImages ?? true) {
     await writeSocialImages({
       cards,
@@ -213,12 +242,47 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       onProgress: (done, total) => progress({ phase: 'social-images', done, total }),
     });
   }
-  progress({ phase: 'done', message: `${site.pages.length} pages` });
+  const cached = outputs.length - rendered;
+  for (const message of cache?.problems ?? []) progress({ phase: 'cache', message });
+  progress({ phase: 'done', message: `${site.pages.length} pages${cache ? ` (${cached} from the build cache)` : ''}` });
   return {
     pages: site.pages.length,
     problems: site.problems,
     durationMs: Math.round(performance.now() - started),
-    data: site.state.data,
+    data: state.data,
     socialCards: cards,
+    rendered,
+    cached,
   };
+}
+
+/**
+ * Astro renders `outputs` (their routes, and 404.html) into `out`; the Content-Security-Policy goes into what it
+ * wrote.
+ */
+async function renderPages(state: SiteState, outputs: PageOutput[], options: { out: string; cacheDir: string; progress: (event: BuildProgress) => void }): Promise<void> {
+  const { out, progress } = options;
+  const routes = new Set(outputs.flatMap((output) => (output.route === undefined ? [] : [output.route])));
+  const all = routes.size === state.data.pages.length;
+  const total = routes.size;
+  const compiled = new Set<string>();
+  state.render = all ? undefined : routes;
+  state.onPageCompile = (file) => compiled.size < compiled.add(file).size && progress({ phase: 'compile', done: compiled.size, total });
+  let rendered = 0;
+  globalThis.docsSitesPageRendered = () => progress({ phase: 'render', done: ++rendered, total });
+  progress({ phase: 'compile', done: 0, total });
+  // Astro's prerender bundle goes to a folder of this build (see docsIntegration), removed afterwards. It imports
+  // packages, so it lives in the project (where node_modules resolve), not in the OS temp folder.
+  await mkdir(join(SITES_DIR, '.astro'), { recursive: true });
+  const serverDir = await mkdtemp(join(SITES_DIR, '.astro', 'build-'));
+  const mark = (globalThis.docsOwnScriptMark = newOwnScriptMark());
+  try {
+    await astroBuild(astroConfig(state, { out, cacheDir: options.cacheDir, mode: 'build', serverDir }));
+  } finally {
+    globalThis.docsSitesPageRendered = undefined;
+    globalThis.docsOwnScriptMark = undefined;
+    state.render = undefined;
+    await rm(serverDir, { recursive: true, force: true });
+  }
+  await applyContentSecurityPolicy(out, mark, outputs.map((output) => output.file));
 }

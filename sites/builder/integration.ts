@@ -31,6 +31,11 @@ export interface SiteState {
   reload?: () => Promise<void>;
   /** Builds: the MDX compiler took up a page (progress of the longest part of a build). */
   onPageCompile?: (file: string) => void;
+  /**
+   * Builds: the routes to render (the others come from the build cache); every page when unset. Only these pages
+   * are compiled. A 404.mdx page is always loadable: 404.html is rendered whenever Astro runs.
+   */
+  render?: ReadonlySet<string>;
 }
 
 /**
@@ -44,12 +49,17 @@ declare global {
 const VIRTUAL_SITE = 'virtual:docs/site';
 const RESOLVED_SITE = `\0${VIRTUAL_SITE}`;
 
-/** The `virtual:docs/site` module: the site data and one loader per page (the MDX file, by absolute path). */
+/**
+ * The `virtual:docs/site` module: the site data, one loader per page to render (the MDX file, by absolute path)
+ * and which routes those are (`render`: null for all).
+ */
 export function siteModule(state: SiteState): string {
+  const { render } = state;
   const loaders = state.data.pages
+    .filter((page) => !render || render.has(page.route) || page.route === '/404')
     .map((page) => `  ${JSON.stringify(page.route)}: () => import(${JSON.stringify(join(state.sourceDir, page.file))}),`)
     .join('\n');
-  return `export default ${JSON.stringify(state.data)};\nexport const loaders = {\n${loaders}\n};\n`;
+  return `export default ${JSON.stringify(state.data)};\nexport const loaders = {\n${loaders}\n};\nexport const render = ${render ? JSON.stringify([...render]) : 'null'};\n`;
 }
 
 const CONFIG_FILE = /^docs\.(?:json|ya?ml)$/;

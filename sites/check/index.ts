@@ -10,12 +10,12 @@ import { sidebarGroups, type ConfigLocator } from '../config/semantics.ts';
 import { lineColumn, parseSource } from '../config/parse.ts';
 import { siteLayout, type SiteLayout } from '../content/layout.ts';
 import { resolveHref } from './links.ts';
-import { anchorsOf, linksOf, parseBody, type ParsedBody } from './mdx.ts';
+import { bodyFacts, type BodyFacts } from './mdx.ts';
 import type { SourcePage } from './types.ts';
 
 export type { SourcePage } from './types.ts';
 export { resolveHref, type ResolvedHref } from './links.ts';
-export { extractHeadings, headingSlugs, parseBody, substituteVariables, type Heading, type Substitution } from './mdx.ts';
+export { bodyFacts, extractHeadings, headingSlugs, parseBody, substituteVariables, type BodyFacts, type Heading, type Substitution } from './mdx.ts';
 
 export interface CheckOptions {
   config: DocsConfig;
@@ -24,6 +24,8 @@ export interface CheckOptions {
   locate?: ConfigLocator;
   /** Where the pages are (`readSite(dir).layout`); without it `siteLayout(dir)` finds it again. */
   layout?: SiteLayout;
+  /** What a page body links to and offers as anchors; default {@link bodyFacts} (a builder's cache keeps them between builds). */
+  facts?: (page: SourcePage, variables: Record<string, unknown>) => BodyFacts;
 }
 
 /**
@@ -49,22 +51,22 @@ export function checkSite(dir: string, options: CheckOptions): Problem[] {
   const problems: Problem[] = [];
   const variables = config.variables as Record<string, unknown>;
 
-  // Pages by route; each body parsed once.
+  // Pages by route; each body parsed once (its facts: parses, anchors, links).
   const byRoute = new Map<string, SourcePage>();
-  const parsed = new Map<SourcePage, ParsedBody>();
+  const facts = new Map<SourcePage, BodyFacts>();
+  const factsOf = options.facts ?? ((page: SourcePage) => bodyFacts(page.body, variables));
   for (const page of pages) {
     const route = normalizeRoute(page.route);
     const other = byRoute.get(route);
     if (other) problems.push(warning(show(page.file), 1, 1, '', `\`${show(other.file)}\` and \`${show(page.file)}\` both have the route \`${route}\` (only one can be served)`));
     else byRoute.set(route, page);
-    parsed.set(page, parseBody(page.body, variables));
+    facts.set(page, factsOf(page, variables));
   }
   const anchors = new Map<SourcePage, Set<string>>();
   const anchorsOfPage = (page: SourcePage) => {
     let set = anchors.get(page);
     if (!set) {
-      const body = parsed.get(page);
-      set = body?.ok ? anchorsOf(body.tree) : new Set();
+      set = new Set(facts.get(page)?.anchors);
       anchors.set(page, set);
     }
     return set;
@@ -88,7 +90,7 @@ export function checkSite(dir: string, options: CheckOptions): Problem[] {
       if (redirectKeys.has(target.route) || isFile(target.path) || target.route === '/') return null;
       return { message: `no page at \`${target.route}\``, ...suggest(target.route, [...byRoute.keys()]) };
     }
-    if (target.hash === null || target.hash === '' || parsed.get(page)?.ok === false) return null;
+    if (target.hash === null || target.hash === '' || facts.get(page)?.ok === false) return null;
     const ids = anchorsOfPage(page);
     if (ids.has(target.hash)) return null;
     const where = page.file === fromFile ? 'this page' : `\`${show(page.file)}\``;
@@ -165,7 +167,7 @@ export function checkSite(dir: string, options: CheckOptions): Problem[] {
   // Pages: frontmatter links and body links. Placeholders with no value, MDX that does not parse and page code
   // are the renderer's page preparation's to report (sites/content/mdx.ts), as it is what runs.
   for (const page of pages) {
-    const body = parsed.get(page)!;
+    const body = facts.get(page)!;
     const at = (offset: number) => {
       const { line, column } = lineColumn(page.body, offset);
       return { line: line + page.bodyLine - 1, column };
@@ -175,8 +177,7 @@ export function checkSite(dir: string, options: CheckOptions): Problem[] {
       if (broken) problems.push({ severity: 'warning', file: show(page.file), ...frontmatterPosition(root, page.file, path), path: pathToString(path), message: capitalize(broken.message), ...(broken.suggestion ? { suggestion: broken.suggestion } : {}) });
     });
 
-    if (!body.ok) continue;
-    for (const link of linksOf(body.tree, body.substitution)) {
+    for (const link of body.links) {
       const broken = brokenBecause(link.href, page.file);
       if (!broken) continue;
       const { line, column } = at(link.offset);

@@ -173,6 +173,21 @@ export interface BodyLink {
   source: string;
 }
 
+/** What the site checks need of a page body: whether it parses, its anchors and its links (plain data, cacheable). */
+export interface BodyFacts {
+  ok: boolean;
+  /** {@link anchorsOf}; empty when the body does not parse. */
+  anchors: string[];
+  /** {@link linksOf}; empty when the body does not parse. */
+  links: BodyLink[];
+}
+
+export function bodyFacts(body: string, variables: Record<string, unknown> = {}): BodyFacts {
+  const parsed = parseBody(body, variables);
+  if (!parsed.ok) return { ok: false, anchors: [], links: [] };
+  return { ok: true, anchors: [...anchorsOf(parsed.tree)], links: linksOf(parsed.tree, parsed.substitution) };
+}
+
 /** Markdown links and reference definitions, and string `href` attributes of JSX elements (`<a>`, `<Card>`...). */
 export function linksOf(tree: Root, substitution: Substitution): BodyLink[] {
   const links: BodyLink[] = [];

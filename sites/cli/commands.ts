@@ -58,7 +58,7 @@ function progressPrinter() {
   };
 }
 
-export async function runBuild(dir: string, options: { out: string; strict: boolean; base?: string; site?: string }): Promise<number> {
+export async function runBuild(dir: string, options: { out: string; strict: boolean; cache: boolean; base?: string; site?: string }): Promise<number> {
   const progress = progressPrinter();
   // Astro loads only for the commands that render.
   const { buildSite } = await import('../builder/index.ts');
@@ -66,7 +66,8 @@ export async function runBuild(dir: string, options: { out: string; strict: bool
     const result = await buildSite({ source: dir, ...options, failOnErrors: true, context: { published: false, defaultBranch: false, customDomain: false }, onProgress: progress });
     if (process.stdout.isTTY) process.stdout.write('\n');
     report(result.problems, options.strict);
-    console.log(`Built ${result.pages} pages into ${options.out} in ${(result.durationMs / 1000).toFixed(1)} s`);
+    const cached = result.cached ? ` (${result.cached} of ${result.rendered + result.cached} HTML files from the build cache)` : '';
+    console.log(`Built ${result.pages} pages into ${options.out} in ${(result.durationMs / 1000).toFixed(1)} s${cached}`);
     return 0;
   } catch (error) {
     if (process.stdout.isTTY) process.stdout.write('\n');

@@ -4,7 +4,7 @@
  *
  *   docs init [dir] [--layout docs-page]  starter docs.json and pages (never overwrites); docs-page: pages in docs/
  *   docs check [dir] [--strict]           validate docs.json/docs.yaml, frontmatter, links, anchors, variables
- *   docs build [dir] --out <dir> [--strict] [--base /path] [--site https://origin]
+ *   docs build [dir] --out <dir> [--strict] [--base /path] [--site https://origin] [--no-cache]
  *   docs dev [dir] [--port 4321] [--host 127.0.0.1]   local preview with reload
  *   docs migrate [dir] [--dry-run]        rewrite a docs.page or Mintlify configuration with this project's names
  *
@@ -24,7 +24,7 @@ import { runBuild, runCheck, runDev, runInit } from './commands.ts';
 const USAGE = `Usage:
   docs init [dir] [--layout plain|docs-page]
   docs check [dir] [--strict]
-  docs build [dir] --out <dir> [--strict] [--base /path] [--site https://origin]
+  docs build [dir] --out <dir> [--strict] [--base /path] [--site https://origin] [--no-cache]
   docs dev [dir] [--port 4321] [--host 127.0.0.1]
   docs migrate [dir] [--dry-run]
   docs repo add <owner/repo> <git URL or path>
@@ -57,6 +57,7 @@ async function main(argv: string[]): Promise<number> {
       model: { type: 'string' },
       layout: { type: 'string' },
       'dry-run': { type: 'boolean', default: false },
+      'no-cache': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -76,6 +77,7 @@ async function main(argv: string[]): Promise<number> {
       return runBuild(dir, {
         out: resolve(values.out),
         strict: values.strict,
+        cache: !values['no-cache'],
         ...(values.base ? { base: values.base } : {}),
         ...(values.site ? { site: values.site } : {}),
       });

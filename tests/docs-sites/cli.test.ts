@@ -90,7 +90,7 @@ describe('docs check', () => {
 });
 
 describe('docs build', () => {
-  it('builds a site into --out with progress lines and a closing count', async () => {
+  it('builds a site into --out with progress lines and a closing count; again from the build cache, or not with --no-cache', async () => {
     const out = join(tempDir(), 'site');
     const { code, stdout } = await docs('build', join(FIXTURES, 'docs-empty'), '--out', out);
     expect(code).toBe(0);
@@ -101,6 +101,15 @@ describe('docs build', () => {
     expect(stdout).toMatch(/Built \d+ pages into .* in \d+\.\d s/);
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('<title>');
     expect(existsSync(join(out, 'llms.txt'))).toBe(true);
+    // Again: every page from the build cache, nothing compiled; --no-cache renders every page. The same pages.
+    const [again, uncached] = [join(tempDir(), 'again'), join(tempDir(), 'uncached')];
+    const second = await docs('build', join(FIXTURES, 'docs-empty'), '--out', again);
+    expect(second.stdout).not.toMatch(/^compile/m);
+    expect(second.stdout).toMatch(/Built 2 pages into .* \(3 of 3 HTML files from the build cache\)/);
+    const third = await docs('build', join(FIXTURES, 'docs-empty'), '--out', uncached, '--no-cache');
+    expect(third.stdout).toMatch(/^compile 2\/2$/m);
+    expect(third.stdout).not.toContain('build cache');
+    for (const copy of [again, uncached]) expect(readFileSync(join(copy, 'index.html'), 'utf8')).toBe(readFileSync(join(out, 'index.html'), 'utf8'));
   });
 
   it('refuses a site with errors (here a page that is not MDX) and writes nothing; warnings alone do not stop it', async () => {

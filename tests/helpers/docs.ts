@@ -180,9 +180,14 @@ export function buildFixture(name: string, options: FixtureOptions = {}): Promis
 const DOCS_CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'sites', 'cli', 'docs.ts');
 
 /** The `docs` CLI as authors run it: a real process (`node sites/cli/docs.ts ...`), its exit code and output. */
+/** The CLI's temp folder in these tests (its default build caches go there): one per test process, removed at exit. */
+let cliTemp: string | undefined;
+
 export function runDocsCli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  if (!cliTemp) folders.push((cliTemp = mkdtempSync(join(tmpdir(), 'docs-cli-tmp-'))));
+  const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', TMPDIR: cliTemp };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [DOCS_CLI, ...args], { env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' } });
+    const child = spawn(process.execPath, [DOCS_CLI, ...args], { env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));

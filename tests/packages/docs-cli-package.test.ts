@@ -56,7 +56,7 @@ describe('the packed docs CLI', () => {
     const imported = new Set<string>();
     for (const file of readdirSync(join(installed, 'dist'))) {
       const code = readFileSync(join(installed, 'dist', file), 'utf8');
-      for (const [, specifier = ''] of code.matchAll(/(?:from|import)\s*\(?\s*"([^".][^"]*)"/g)) {
+      for (const [, specifier = ''] of code.matchAll(/(?<![.\w$])(?:from|import)\s*\(?\s*"([^".][^"]*)"/g)) {
         if (!specifier.startsWith('node:')) imported.add(specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'));
       }
     }

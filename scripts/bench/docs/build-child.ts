@@ -29,7 +29,7 @@ async function childMain(kind: string, args: string[]): Promise<void> {
     const built = await buildSite({ source, out, cacheDir, onProgress, context: { published: false, defaultBranch: false, customDomain: false } });
     onProgress({ phase: 'end' });
     delete phases.start;
-    result = { pages: built.pages, phases, rssAtPhaseStartKb, problems: built.problems.map(({ severity, message }) => ({ severity, message })) };
+    result = { pages: built.pages, rendered: built.rendered, cached: built.cached, phases, rssAtPhaseStartKb, problems: built.problems.map(({ severity, message }) => ({ severity, message })) };
   } else if (kind === 'starlight') {
     const [root, astroEntry] = args;
     if (!root || !astroEntry) throw new Error('build-child.ts starlight <root> <astro entry>');

@@ -25,6 +25,9 @@ export interface ChildResult {
   /** CPU seconds (user + system) of the Node process; Pagefind's binary not included. */
   cpuSeconds: number;
   pages?: number;
+  /** Ours: HTML files rendered, and taken from the build cache. */
+  rendered?: number;
+  cached?: number;
   /** Ours: seconds spent in each phase reported by buildSite's onProgress. */
   phases?: Record<string, number>;
   /** Ours: the Node process's maxRSS in kB when each phase began. */
@@ -44,6 +47,9 @@ export interface BuildRun {
   outDir: string;
   htmlFiles: number;
   phases?: Record<string, number>;
+  /** Ours: HTML files rendered and taken from the build cache. */
+  rendered?: number;
+  cached?: number;
   /** Ours without the social-images phase (Starlight draws no images): wall seconds minus that phase, and
    * the Node process's maxRSS when it began. */
   withoutSocialImages?: { seconds: number; nodePeakMb: number };
@@ -124,6 +130,7 @@ export async function runChild(kind: BuildKind, pages: number, args: string[], o
     outDir,
     htmlFiles: existsSync(outDir) ? countHtml(outDir) : 0,
     ...(result?.phases ? { phases: result.phases } : {}),
+    ...(result?.rendered !== undefined ? { rendered: result.rendered, cached: result.cached ?? 0 } : {}),
     ...(result?.phases?.[SOCIAL_PHASE] !== undefined && result.rssAtPhaseStartKb?.[SOCIAL_PHASE] !== undefined
       ? { withoutSocialImages: { seconds: wallSeconds - result.phases[SOCIAL_PHASE], nodePeakMb: result.rssAtPhaseStartKb[SOCIAL_PHASE] / 1024 } }
       : {}),

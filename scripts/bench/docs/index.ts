@@ -11,6 +11,9 @@
  * Starlight also renders a 404 page (its sitemap is skipped: no `site`). The PNGs are a large share of ours,
  * so the report also derives ours without that phase from buildSite's progress events (not a separate build).
  *
+ * Then ours builds again after a one-page edit (a paragraph added to the page in the middle), with the first
+ * build's cache (sites/builder/build-cache.ts): the pages whose inputs did not change come from it.
+ *
  * Every build runs in a child process of its own (build.ts runs build-child.ts, working directory the temp
  * dir), cold: fresh source, output and cache dirs in a new temp dir, nothing shared between builds; ours gets
  * a new `cacheDir` (Astro's and Vite's caches, the social-image cache) per build. The Starlight project lives
@@ -38,8 +41,8 @@ import { kb, machineLoad, secondsSince } from '../common/format.ts';
 import { runChild, type BuildRun } from './build.ts';
 import { pageWeight } from './page-weight.ts';
 import { OUR_RENDERER, REPO_ROOT } from './paths.ts';
-import { printBuilds, printWeights, type SizeRow } from './report.ts';
-import { generateSite, writeOurSource } from './site.ts';
+import { printBuilds, printRebuilds, printWeights, type SizeRow } from './report.ts';
+import { editOnePage, generateSite, writeOurSource } from './site.ts';
 import { linkNodeModules, writeStarlightProject } from './starlight.ts';
 
 /** Page counts to build; BENCH_DOCS_SIZES=20,50 overrides them (quick checks). */
@@ -66,7 +69,11 @@ export async function benchDocs(): Promise<void> {
         const source = join(work, `docs-${count}`);
         const out = join(work, `ours-${count}`);
         writeOurSource(source, site);
-        row.ours = await runChild('ours', count, [source, out, join(work, `ours-cache-${count}`)], out, work);
+        const cache = join(work, `ours-cache-${count}`);
+        row.ours = await runChild('ours', count, [source, out, cache], out, work);
+        // A writer's next build: one page's body edited, the same cache.
+        editOnePage(source, site);
+        row.oursRebuild = await runChild('ours', count, [source, `${out}-rebuild`, cache], `${out}-rebuild`, work);
       }
       const project = join(work, `starlight-${count}`);
       writeStarlightProject(project, site);
@@ -76,6 +83,7 @@ export async function benchDocs(): Promise<void> {
     }
     console.log('');
     printBuilds(rows);
+    printRebuilds(rows);
     const first = rows[0];
     const weightOf = (run: BuildRun | undefined, label: string) => {
       if (!run?.ok) return { label, error: run ? 'build failed' : 'not built' };

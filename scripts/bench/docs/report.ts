@@ -8,6 +8,8 @@ import type { Weight } from './page-weight.ts';
 export interface SizeRow {
   pages: number;
   ours?: BuildRun;
+  /** Ours again after a one-page edit, with the first build's cache. */
+  oursRebuild?: BuildRun;
   starlight?: BuildRun;
 }
 
@@ -54,6 +56,25 @@ export function printBuilds(rows: readonly SizeRow[]): void {
           `${fixed(without.nodePeakMb, 0)} MB (${ratio(without.nodePeakMb, starlight!.nodePeakMb)} Starlight's Node maxRSS)`,
       );
     }
+  }
+}
+
+export function printRebuilds(rows: readonly SizeRow[]): void {
+  const runs = rows.filter((row) => row.oursRebuild);
+  if (runs.length === 0) return;
+  console.log('\n  -- Ours again after a one-page edit (same cache; target at 1,000 pages: 3 s)');
+  const header = ['pages', 'rebuild s', 'peak MB', 'HTML rendered', 'from cache', 'vs cold build'];
+  const cells = runs.map(({ pages, ours, oursRebuild: run }) => [
+    integer(pages),
+    run!.ok ? fixed(run!.wallSeconds) : 'failed',
+    run!.ok ? fixed(run!.peakMb, 0) : '',
+    integer(run!.rendered ?? 0),
+    integer(run!.cached ?? 0),
+    ours?.ok && run!.ok ? ratio(run!.wallSeconds, ours.wallSeconds) : 'n/a',
+  ]);
+  printTable(header, cells, 0);
+  for (const { oursRebuild: run } of runs) {
+    if (run?.phases) console.log(`  ${integer(run.pages)}: ${Object.entries(run.phases).filter(([, s]) => s >= 0.05).map(([name, s]) => `${name} ${fixed(s)} s`).join(', ')}${run.note ? `; ${run.note}` : ''}`);
   }
 }
 

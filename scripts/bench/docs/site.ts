@@ -177,3 +177,10 @@ export function writeOurSource(dir: string, site: GeneratedSite): void {
   };
   writeFiles(dir, [['docs.json', `${JSON.stringify(docsJson, null, 2)}\n`], ...site.pages.map((p): [string, string] => [p.file, p.text])]);
 }
+
+/** Adds a paragraph to the body of the page in the middle of the site (what a writer's next commit does). */
+export function editOnePage(dir: string, site: GeneratedSite): GeneratedPage {
+  const page = site.pages[Math.floor(site.pages.length / 2)]!;
+  writeFileSync(join(dir, page.file), `${page.text}\nOne more paragraph, added after the first build.\n`);
+  return page;
+}

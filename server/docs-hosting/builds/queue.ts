@@ -158,6 +158,8 @@ export class BuildQueue {
           out: join(scratch, 'site'),
           searchIndexFile: join(scratch, 'search.json'),
           cacheDir: join(scratch, 'cache'),
+          // Kept between builds: a commit renders only the pages that changed since one built before (any ref).
+          pageCacheDir: join(this.#options.workDir, 'page-cache', repository.id),
           codeHost: { name: `${repository.owner}/${repository.name}` },
         },
         {

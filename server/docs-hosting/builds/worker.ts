@@ -2,7 +2,7 @@
  * One hosted build, in a child process of the server (builder.ts): Astro's build is CPU- and
  * memory-heavy and must not stall the server's event loop, and a crash or a timeout must only end this process.
  *
- * Input: one JSON argument `{ source, out, searchIndexFile, cacheDir, codeHost }`. Output: JSON lines on stdout: `{ type: 'progress', ... }`
+ * Input: one JSON argument `{ source, out, searchIndexFile, cacheDir, pageCacheDir, codeHost }`. Output: JSON lines on stdout: `{ type: 'progress', ... }`
  * while building, then `{ type: 'done', pages, problems, manifest }` (the search index is written next to `out`),
  * or `{ type: 'failed', error, problems? }`.
  */
@@ -19,6 +19,8 @@ export interface WorkerInput {
   searchIndexFile: string;
   /** Astro's and Vite's caches: in the build's scratch dir, removed with it (by default they would pile up in TMPDIR). */
   cacheDir: string;
+  /** The repository's build cache (rendered pages), kept between its builds (sites/builder/build-cache.ts). */
+  pageCacheDir: string;
   codeHost: { name: string; url?: string };
 }
 
@@ -35,6 +37,7 @@ async function run(input: WorkerInput) {
     source: input.source,
     out: input.out,
     cacheDir: input.cacheDir,
+    pageCacheDir: input.pageCacheDir,
     codeHost: input.codeHost,
     onProgress: ({ phase, done, total }) => {
       // At most a few messages a second: the server records progress, it does not need every page.

@@ -1,0 +1,232 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { bodyFacts, type BodyFacts } from '../check/index.ts';
+import type { SourcePage } from '../content/types.ts';
+import type { SiteData } from '../src/lib/types.ts';
+
+/**
+ * What one build of a site keeps for the next (sites/README.md "The build cache"), in its folder (buildSite's
+ * `pageCacheDir`, default `<cacheDir>/pages/`):
+ *
+ *   builder         the fingerprint of the renderer that made the entries (its code and pinned packages); another
+ *                   one empties the folder, so an upgrade never serves a page the old renderer drew
+ *   <key>.html      a rendered page (Content-Security-Policy in place), named by the hash of everything it is
+ *                   rendered from: the fingerprint, the site-wide data every page shows (config, base, and each
+ *                   page's route and titles: the sidebar and previous/next links list them), the page's own
+ *                   data and its prepared MDX. An edit to one page's body changes one key; a change to docs.json or
+ *                   to a title changes every key.
+ *   _astro/         the assets pages load (content-hashed names, so a union is always right)
+ *   facts.json      per page body (by hash of body and variables): whether it parses, its anchors and links, so the
+ *                   link checks do not parse unchanged pages again
+ *
+ * Entries are written to a temporary name and renamed, so builds sharing the folder (two branches of one hosted
+ * repository) never read half a file; an entry another build removed is a miss, rendered again. Entries unused
+ * for {@link MAX_UNUSED_MS} are removed after a build.
+ */
+
+/** An entry no build used for this long is removed (a branch not built for a day starts cold). */
+export const MAX_UNUSED_MS = 24 * 3600_000;
+
+/** One HTML file of the built site and the key of what it was rendered from. */
+export interface PageOutput {
+  /** Relative to the output folder: `index.html`, `guide/setup/index.html`, `404.html`. */
+  file: string;
+  key: string;
+  /** The page it renders; none for the default 404 page. */
+  route?: string;
+}
+
+/** Where Astro writes a route (`build.format: 'directory'`); a 404.mdx page without a redirect is 404.html. */
+export function pageFile(route: string, redirect?: string): string {
+  if (route === '/') return 'index.html';
+  if (route === '/404' && !redirect) return '404.html';
+  return `${route.slice(1)}/index.html`;
+}
+
+const sha256 = (...parts: string[]) => {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part).update('\0');
+  return hash.digest('hex');
+};
+
+let fingerprintMemo: Promise<string> | undefined;
+
+/**
+ * The renderer's fingerprint: a hash of the files that render a page (the Astro project, the builder, checks,
+ * config and content code, the packed CLI's bundle) and of the package's pinned dependencies. Computed once per
+ * process (it is code, not site data).
+ */
+export function rendererFingerprint(sitesDir: string): Promise<string> {
+  fingerprintMemo ??= (async () => {
+    const hash = createHash('sha256');
+    const files: string[] = ['package.json'];
+    for (const folder of ['src', 'builder', 'check', 'config', 'content', 'dist']) {
+      const names = await readdir(join(sitesDir, folder), { recursive: true, encoding: 'utf8' }).catch(() => []);
+      files.push(...names.filter((name) => /\.(?:ts|js|astro|css|json)$/.test(name)).map((name) => join(folder, name)));
+    }
+    for (const file of files.sort()) hash.update(file).update('\0').update(await readFile(join(sitesDir, file)).catch(() => Buffer.alloc(0)));
+    return hash.digest('hex');
+  })();
+  return fingerprintMemo;
+}
+
+/** Each HTML file a build writes with its key (see above). */
+export function pageOutputs(fingerprint: string, data: SiteData, code: (file: string) => string | undefined): PageOutput[] {
+  const shell = sha256(fingerprint, JSON.stringify({ ...data, pages: data.pages.map((p) => [p.route, p.title, p.navTitle, p.redirect, p.noindex]) }));
+  const outputs: PageOutput[] = data.pages.map((page) => ({
+    file: pageFile(page.route, page.redirect),
+    key: sha256(shell, JSON.stringify(page), code(page.file) ?? ''),
+    route: page.route,
+  }));
+  if (!data.pages.some((page) => page.route === '/404' && !page.redirect)) outputs.push({ file: '404.html', key: sha256(shell, '404') });
+  return outputs;
+}
+
+/** Runs `task` over `items`, `limit` at a time. */
+async function eachLimited<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await task(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+const IO_CONCURRENCY = 16;
+
+export class BuildCache {
+  readonly #dir: string;
+  readonly #facts: Map<string, BodyFacts>;
+  readonly #usedFacts = new Map<string, BodyFacts>();
+  /** What went wrong keeping this build's results (the build itself is fine): buildSite reports it as progress. */
+  readonly problems: string[] = [];
+  #entries: Set<string>;
+
+  private constructor(dir: string, entries: Set<string>, facts: Map<string, BodyFacts>) {
+    this.#dir = dir;
+    this.#entries = entries;
+    this.#facts = facts;
+  }
+
+  /** Opens (or starts) the cache in `dir`; entries of another renderer are removed first. */
+  static async open(dir: string, fingerprint: string): Promise<BuildCache> {
+    const stamp = join(dir, 'builder');
+    if ((await readFile(stamp, 'utf8').catch(() => '')) !== fingerprint) {
+      await rm(dir, { recursive: true, force: true });
+      await mkdir(dir, { recursive: true });
+      await writeAtomically(stamp, fingerprint);
+    }
+    const entries = new Set((await readdir(dir)).filter((name) => name.endsWith('.html')));
+    const facts = new Map<string, BodyFacts>();
+    try {
+      for (const [key, value] of Object.entries(JSON.parse(await readFile(join(dir, 'facts.json'), 'utf8')) as Record<string, BodyFacts>)) facts.set(key, value);
+    } catch {
+      // none yet, or unreadable: every page is parsed
+    }
+    return new BuildCache(dir, entries, facts);
+  }
+
+  /** checkSite's `facts`, answered from the cache where the body and variables are unchanged. */
+  readonly facts = (page: SourcePage, variables: Record<string, unknown>): BodyFacts => {
+    const key = sha256(page.body, JSON.stringify(variables));
+    const facts = this.#facts.get(key) ?? bodyFacts(page.body, variables);
+    this.#usedFacts.set(key, facts);
+    return facts;
+  };
+
+  has(output: PageOutput): boolean {
+    return this.#entries.has(`${output.key}.html`);
+  }
+
+  /**
+   * Copies cached pages and assets into `out`. Returns the outputs it could not copy (removed meanwhile by another
+   * build's clean-up, or empty): the caller renders those.
+   */
+  async restore(out: string, outputs: PageOutput[]): Promise<PageOutput[]> {
+    const missed: PageOutput[] = [];
+    const now = new Date();
+    await eachLimited(outputs, IO_CONCURRENCY, async (output) => {
+      const entry = join(this.#dir, `${output.key}.html`);
+      try {
+        // An empty file is what a power cut can leave of one renamed into place before its data reached the disk.
+        if ((await stat(entry)).size === 0) throw new Error('empty cache entry');
+        await utimes(entry, now, now); // used: kept by clean-ups
+        await mkdir(dirname(join(out, output.file)), { recursive: true });
+        await copyFile(entry, join(out, output.file), constants.COPYFILE_FICLONE);
+      } catch {
+        missed.push(output);
+      }
+    });
+    const assets = await readdir(join(this.#dir, '_astro')).catch(() => [] as string[]);
+    if (assets.length) await mkdir(join(out, '_astro'), { recursive: true });
+    await eachLimited(assets, IO_CONCURRENCY, (name) => copyFile(join(this.#dir, '_astro', name), join(out, '_astro', name), constants.COPYFILE_FICLONE | constants.COPYFILE_EXCL).catch(() => {}));
+    return missed;
+  }
+
+  /**
+   * Keeps what this build rendered (`outputs`, written in `out`) and its assets. Best effort: a cache that cannot be
+   * written (disk full, the folder emptied by a build of a newer renderer) costs a later build time, not this one
+   * its result.
+   */
+  async save(out: string, outputs: PageOutput[]): Promise<void> {
+    await this.#bestEffort(() => this.#save(out, outputs));
+  }
+
+  async #save(out: string, outputs: PageOutput[]): Promise<void> {
+    await eachLimited(outputs, IO_CONCURRENCY, async (output) => {
+      await copyAtomically(join(out, output.file), join(this.#dir, `${output.key}.html`));
+      this.#entries.add(`${output.key}.html`);
+    });
+    const assets = await readdir(join(out, '_astro')).catch(() => [] as string[]);
+    const cached = new Set(await readdir(join(this.#dir, '_astro')).catch(() => [] as string[]));
+    await mkdir(join(this.#dir, '_astro'), { recursive: true });
+    await eachLimited(
+      assets.filter((name) => !cached.has(name)),
+      IO_CONCURRENCY,
+      (name) => copyAtomically(join(out, '_astro', name), join(this.#dir, '_astro', name)),
+    );
+  }
+
+  /**
+   * Writes the facts this build used and removes page entries no build used for {@link MAX_UNUSED_MS} (and
+   * temporary files a build that died left).
+   */
+  async close(used: PageOutput[]): Promise<void> {
+    await this.#bestEffort(() => this.#close(used));
+  }
+
+  async #bestEffort(task: () => Promise<void>): Promise<void> {
+    try {
+      await task();
+    } catch (error) {
+      this.problems.push(`The build cache (${this.#dir}) could not be updated: ${(error as Error).message}`);
+    }
+  }
+
+  async #close(used: PageOutput[]): Promise<void> {
+    await writeAtomically(join(this.#dir, 'facts.json'), JSON.stringify(Object.fromEntries(this.#usedFacts)));
+    const keep = new Set(used.map((output) => `${output.key}.html`));
+    const stale = Date.now() - MAX_UNUSED_MS;
+    const names = await readdir(this.#dir);
+    const candidates = names.filter((name) => (name.endsWith('.html') && !keep.has(name)) || name.endsWith('.tmp'));
+    await eachLimited(candidates, IO_CONCURRENCY, async (name) => {
+      const entry = join(this.#dir, name);
+      const info = await stat(entry).catch(() => undefined);
+      if (info && info.mtimeMs < stale) await rm(entry, { force: true });
+    });
+  }
+}
+
+/** A temporary name beside `path`, renamed over it: readers see the old file or the new one, never a part. */
+async function writeAtomically(path: string, content: string): Promise<void> {
+  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(temporary, content);
+  await rename(temporary, path);
+}
+
+async function copyAtomically(from: string, to: string): Promise<void> {
+  const temporary = `${to}.${randomBytes(6).toString('hex')}.tmp`;
+  await copyFile(from, temporary, constants.COPYFILE_FICLONE);
+  await rename(temporary, to);
+}

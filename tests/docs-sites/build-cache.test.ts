@@ -1,0 +1,161 @@
+/**
+ * The build cache (sites/builder/build-cache.ts): a later build of a site renders only the pages whose inputs
+ * changed and writes the same site a cold build would; everything else of it (an upgrade of the renderer, entries
+ * gone or emptied, `cache: false`, clean-up, link checks over cached facts) keeps builds right.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSite, type BuildOptions } from '../../sites/builder/index.ts';
+import { MAX_UNUSED_MS } from '../../sites/builder/build-cache.ts';
+import { htmlPath } from '../helpers/docs.ts';
+
+const PAGES: Record<string, string> = {
+  'index.mdx': '---\ntitle: Home\n---\n\nWelcome. See [the guide](/guide#install).\n',
+  'guide.mdx': '---\ntitle: Guide\ndescription: How to start\n---\n\n## Install\n\nRun the installer.\n',
+  'reference.mdx': '---\ntitle: Reference\n---\n\n## Options\n\nEvery option.\n',
+  'faq.mdx': '---\ntitle: FAQ\n---\n\nQuestions and answers.\n',
+};
+const CONFIG = { name: 'Cache Test', sidebar: [{ group: 'Docs', pages: [{ title: 'Home', href: '/' }, { title: 'Guide', href: '/guide' }, { title: 'Reference', href: '/reference' }, { title: 'FAQ', href: '/faq' }] }] };
+/** Every page and 404.html. */
+const OUTPUTS = Object.keys(PAGES).length + 1;
+
+let work: string;
+let source: string;
+let cacheDir: string;
+let run = 0;
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'build-cache-'));
+  source = join(work, 'docs');
+  cacheDir = join(work, 'cache');
+  mkdirSync(source);
+  write('docs.json', JSON.stringify(CONFIG));
+  for (const [file, text] of Object.entries(PAGES)) write(file, text);
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function write(file: string, text: string) {
+  writeFileSync(join(source, file), text);
+}
+
+async function build(options: Partial<BuildOptions> = {}) {
+  const out = join(work, `out-${++run}`);
+  const result = await buildSite({ source, out, cacheDir, drawSocialImages: false, ...options });
+  return { out, result };
+}
+
+/**
+ * Every file of a built site by path, as a hash of its bytes. The search index's own files only with `search`: its
+ * page numbers follow the order pages reach it (the cache's first), so its bytes may differ, not what it finds.
+ */
+function files(out: string, { search = false } = {}): Map<string, string> {
+  const names = readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((name) => statSync(join(out, name)).isFile() && (search || !name.startsWith('pagefind/')));
+  return new Map(names.sort().map((name) => [name, createHash('sha256').update(readFileSync(join(out, name))).digest('hex')]));
+}
+
+const html = (out: string, route: string) => readFileSync(join(out, htmlPath(route)), 'utf8');
+const entries = (dir = cacheDir) => readdirSync(join(dir, 'pages')).filter((name) => name.endsWith('.html'));
+
+/** The text Pagefind keeps of each page (its fragments), joined. */
+function searchText(out: string): string {
+  const folder = join(out, 'pagefind', 'fragment');
+  return readdirSync(folder).map((name) => gunzipSync(readFileSync(join(folder, name))).toString('utf8')).join('\n');
+}
+
+describe('the build cache', () => {
+  let first: Awaited<ReturnType<typeof build>>;
+
+  it('a second build of an unchanged site renders nothing and writes the same files', async () => {
+    first = await build();
+    expect([first.result.rendered, first.result.cached]).toEqual([OUTPUTS, 0]);
+    expect(entries()).toHaveLength(OUTPUTS);
+    const second = await build();
+    expect([second.result.rendered, second.result.cached]).toEqual([0, OUTPUTS]);
+    expect(files(second.out, { search: true })).toEqual(files(first.out, { search: true }));
+    expect(searchText(second.out)).toContain('Run the installer');
+  }, 120_000);
+
+  it('an edit to a page body renders that page (and 404.html): the rest is the previous build, the search index has the edit', async () => {
+    write('guide.mdx', PAGES['guide.mdx']!.replace('Run the installer.', 'Run the zebra installer.'));
+    const edited = await build();
+    expect([edited.result.rendered, edited.result.cached]).toEqual([2, OUTPUTS - 2]);
+    expect(html(edited.out, '/guide')).toContain('zebra');
+    for (const route of ['/', '/reference', '/faq']) expect(html(edited.out, route)).toBe(html(first.out, route));
+    expect(searchText(edited.out)).toContain('zebra installer');
+    // A description is shown on its own page only.
+    write('guide.mdx', PAGES['guide.mdx']!.replace('How to start', 'How to begin'));
+    expect((await build()).result.rendered).toBe(2);
+  }, 120_000);
+
+  it('a title, which other pages may list, and docs.json render every page again', async () => {
+    write('faq.mdx', PAGES['faq.mdx']!.replace('title: FAQ', 'title: Questions'));
+    const retitled = await build();
+    expect(retitled.result.rendered).toBe(OUTPUTS);
+    expect(html(retitled.out, '/faq')).toContain('<title>Questions');
+    const sidebar = CONFIG.sidebar[0]!.pages.map((p) => (p.href === '/faq' ? { ...p, title: 'Answers' } : p));
+    write('docs.json', JSON.stringify({ ...CONFIG, sidebar: [{ group: 'Docs', pages: sidebar }], theme: { primary: '#7c3aed' } }));
+    const configured = await build();
+    expect(configured.result.rendered).toBe(OUTPUTS);
+    expect(html(configured.out, '/reference')).toContain('Answers');
+    expect(html(configured.out, '/')).toContain('#7c3aed');
+  }, 120_000);
+
+  it('the link checks see a changed page through the cached facts of the others', async () => {
+    write('guide.mdx', '---\ntitle: Guide\n---\n\n## Setup\n\nRun the installer.\n');
+    const { result } = await build();
+    expect(result.problems.map((p) => p.message)).toContainEqual(expect.stringContaining('no heading `#install`'));
+    write('guide.mdx', PAGES['guide.mdx']!);
+    expect((await build()).result.problems.filter((p) => p.message.includes('#install'))).toEqual([]);
+  }, 120_000);
+
+  it('an entry removed or emptied since is rendered again', async () => {
+    const before = await build();
+    expect(before.result.rendered).toBe(0);
+    // The entries the last build used for two of its pages (older builds' entries are there too).
+    const entry = (route: string) => entries().find((name) => readFileSync(join(cacheDir, 'pages', name), 'utf8') === html(before.out, route))!;
+    rmSync(join(cacheDir, 'pages', entry('/')));
+    truncateSync(join(cacheDir, 'pages', entry('/faq')), 0);
+    const after = await build();
+    expect(after.result.rendered).toBe(3); // the two pages, and 404.html (Astro writes it whenever it runs)
+    expect(files(after.out)).toEqual(files(before.out));
+    expect(searchText(after.out).split('\n').sort()).toEqual(searchText(before.out).split('\n').sort());
+  }, 120_000);
+
+  it('cache: false renders every page and leaves the cache as it was', async () => {
+    const before = new Map(entries().map((name) => [name, statSync(join(cacheDir, 'pages', name)).mtimeMs]));
+    write('reference.mdx', PAGES['reference.mdx']!.replace('Every option.', 'Every option, uncached.'));
+    const uncached = await build({ cache: false });
+    expect([uncached.result.rendered, uncached.result.cached]).toEqual([OUTPUTS, 0]);
+    expect(html(uncached.out, '/reference')).toContain('uncached');
+    expect(new Map(entries().map((name) => [name, statSync(join(cacheDir, 'pages', name)).mtimeMs]))).toEqual(before);
+  }, 120_000);
+
+  it('entries no build used for a day are removed; recent ones stay', async () => {
+    const dir = join(work, 'cache-clean-up');
+    const entry = (text: string) => entries(dir).find((name) => readFileSync(join(dir, 'pages', name), 'utf8').includes(text));
+    write('reference.mdx', PAGES['reference.mdx']!.replace('Every option.', 'Option A.'));
+    await build({ cacheDir: dir });
+    write('reference.mdx', PAGES['reference.mdx']!.replace('Every option.', 'Option B.'));
+    await build({ cacheDir: dir });
+    const [a, b] = [entry('Option A.'), entry('Option B.')];
+    expect(a && b).toBeTruthy(); // A unused by the last build, but recent: kept
+    const old = new Date(Date.now() - MAX_UNUSED_MS - 60_000);
+    utimesSync(join(dir, 'pages', a!), old, old);
+    write('reference.mdx', PAGES['reference.mdx']!.replace('Every option.', 'Option C.'));
+    await build({ cacheDir: dir });
+    expect([entry('Option A.'), entry('Option B.'), entry('Option C.')]).toEqual([undefined, b, expect.any(String)]);
+    expect(entries(dir)).toHaveLength(OUTPUTS + 1);
+    write('reference.mdx', PAGES['reference.mdx']!);
+  }, 120_000);
+
+  it('entries of another renderer are removed before a build', async () => {
+    writeFileSync(join(cacheDir, 'pages', 'builder'), 'another renderer');
+    const { result } = await build();
+    expect(result.rendered).toBe(OUTPUTS);
+    expect(entries()).toHaveLength(OUTPUTS);
+  }, 120_000);
+});
