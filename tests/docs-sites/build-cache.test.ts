@@ -152,6 +152,13 @@ describe('the build cache', () => {
     write('reference.mdx', PAGES['reference.mdx']!);
   }, 120_000);
 
+  it('a site rendered in several Astro builds (a batch of pages each) is the same site', async () => {
+    const whole = await build({ cache: false });
+    const batched = await build({ cache: false, renderBatch: 2 });
+    expect(batched.result.rendered).toBe(OUTPUTS);
+    expect(files(batched.out)).toEqual(files(whole.out));
+  }, 120_000);
+
   it('entries of another renderer are removed before a build', async () => {
     writeFileSync(join(cacheDir, 'pages', 'builder'), 'another renderer');
     const { result } = await build();

@@ -174,10 +174,12 @@ export class BuildQueue {
         },
       );
       if (outcome.type === 'failed') return await this.#fail(build, outcome);
+      const built = performance.now();
       const files = await this.#output(join(scratch, 'site'));
       if (typeof files === 'string') return await this.#fail(build, { type: 'failed', error: files });
       await this.#store(build, scratch, files, outcome);
-      log?.('info', { build: build.id, repository: repository.slug, commit: build.commit, pages: outcome.pages, ms: Math.round(performance.now() - started) }, 'docs build succeeded');
+      const [buildMs, storeMs] = [Math.round(built - started), Math.round(performance.now() - built)];
+      log?.('info', { build: build.id, repository: repository.slug, commit: build.commit, pages: outcome.pages, ms: buildMs + storeMs, buildMs, storeMs }, 'docs build succeeded');
     } catch (error) {
       // Our own failure (git, the database): the lease runs out and the build is tried again.
       log?.('error', { err: error, build: build.id }, 'docs build could not run');
