@@ -40,6 +40,8 @@ export interface BuildManifest extends SiteManifest {
   agent: { keyHash?: string | undefined; models?: Record<string, string> | undefined; limits: { ip: number; repo: number } };
   /** Blob (sha256) of the MiniSearch index over the pages' Markdown (MCP search, chat retrieval). */
   searchIndex: string;
+  /** HTML files this build rendered and took from the repository's build cache (sites/builder/build-cache.ts). */
+  htmlFiles?: { rendered: number; cached: number } | undefined;
 }
 
 /** A build of one commit; builds are cached by commit: a repository has at most one per commit. */

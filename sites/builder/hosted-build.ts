@@ -33,6 +33,9 @@ export interface HostedBuildResult {
   documents: { route: string; title: string; description?: string | undefined; markdown: string }[];
   /** The site's validated configuration (a host reads `agent` and `mcp`). */
   config: DocsConfig;
+  /** HTML files rendered, and taken from the build cache. */
+  rendered: number;
+  cached: number;
 }
 
 /** The cards of a site's pages share everything but their titles (socialCards makes them so). */
@@ -76,5 +79,7 @@ export async function buildHostedSite(options: Pick<BuildOptions, 'source' | 'ou
     },
     documents: pages.map((page, i) => ({ ...page, markdown: markdown[i] ?? '' })),
     config: data.config,
+    rendered: result.rendered,
+    cached: result.cached,
   };
 }

@@ -179,7 +179,7 @@ export class BuildQueue {
       if (typeof files === 'string') return await this.#fail(build, { type: 'failed', error: files });
       await this.#store(build, scratch, files, outcome);
       const [buildMs, storeMs] = [Math.round(built - started), Math.round(performance.now() - built)];
-      log?.('info', { build: build.id, repository: repository.slug, commit: build.commit, pages: outcome.pages, ms: buildMs + storeMs, buildMs, storeMs }, 'docs build succeeded');
+      log?.('info', { build: build.id, repository: repository.slug, commit: build.commit, pages: outcome.pages, htmlFiles: outcome.manifest.htmlFiles, ms: buildMs + storeMs, buildMs, storeMs }, 'docs build succeeded');
     } catch (error) {
       // Our own failure (git, the database): the lease runs out and the build is tried again.
       log?.('error', { err: error, build: build.id }, 'docs build could not run');

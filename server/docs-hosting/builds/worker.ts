@@ -56,6 +56,7 @@ async function run(input: WorkerInput) {
     manifest: {
       ...result.manifest,
       mcp: { enabled: mcp.enabled },
+      htmlFiles: { rendered: result.rendered, cached: result.cached },
       agent: {
         ...(agent.key ? { keyHash: sha256Hex(agent.key) } : {}),
         ...(agent.models ? { models: agent.models as Record<string, string> } : {}),
