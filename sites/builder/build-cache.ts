@@ -109,12 +109,17 @@ export class BuildCache {
     this.#facts = facts;
   }
 
-  /** Opens (or starts) the cache in `dir`; entries of another renderer are removed first. */
+  /**
+   * Opens (or starts) the cache in `dir`; entries of another renderer are removed first. Throws when `dir` is not
+   * this user's alone: its pages are copied into sites as they are, so a folder another user can write to (the
+   * default is under the shared temp folder, at a predictable path) could plant pages in one.
+   */
   static async open(dir: string, fingerprint: string): Promise<BuildCache> {
+    await privateDirectory(dir, 'the build renders every page');
     const stamp = join(dir, 'builder');
     if ((await readFile(stamp, 'utf8').catch(() => '')) !== fingerprint) {
       await rm(dir, { recursive: true, force: true });
-      await mkdir(dir, { recursive: true });
+      await mkdir(dir, { recursive: true, mode: 0o700 });
       await writeAtomically(stamp, fingerprint);
     }
     const entries = new Set((await readdir(dir)).filter((name) => name.endsWith('.html')));
@@ -215,6 +220,20 @@ export class BuildCache {
       const info = await stat(entry).catch(() => undefined);
       if (info && info.mtimeMs < stale) await rm(entry, { force: true });
     });
+  }
+}
+
+/**
+ * Makes `dir` (mode 0700) or checks that it is this user's alone; throws, saying what happens instead, when another
+ * user owns it or others may write to it. Caches whose files go into sites as they are (pages, social images) live
+ * by default under the shared temp folder at predictable paths, where another user could plant files.
+ */
+export async function privateDirectory(dir: string, otherwise: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const info = await stat(dir);
+  const uid = process.getuid?.();
+  if ((uid !== undefined && info.uid !== uid) || (info.mode & 0o022) !== 0) {
+    throw new Error(`The cache folder ${dir} belongs to another user or others may write to it, so it is not used (${otherwise})`);
   }
 }
 

@@ -21,7 +21,7 @@ import { docsIntegration, type SiteState } from './integration.ts';
 import { markdownConfig } from './markdown/index.ts';
 import { buildSiteData, normalizeBase } from './site-data.ts';
 import { applyContentSecurityPolicy, newOwnScriptMark } from './csp.ts';
-import { BuildCache, pageOutputs, rendererFingerprint, type PageOutput } from './build-cache.ts';
+import { BuildCache, pageOutputs, privateDirectory, rendererFingerprint, type PageOutput } from './build-cache.ts';
 
 export type { Problem } from '../content/types.ts';
 export type { RenderContext } from '../src/lib/types.ts';
@@ -200,7 +200,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const source = resolve(options.source);
   const cacheDir = options.cacheDir ?? defaultCacheDir(source);
   const fingerprint = await rendererFingerprint(SITES_DIR);
-  const cache = options.cache === false ? undefined : await BuildCache.open(options.pageCacheDir ?? join(cacheDir, 'pages'), fingerprint);
+  const cache = options.cache === false ? undefined : await BuildCache.open(options.pageCacheDir ?? join(cacheDir, 'pages'), fingerprint).catch((error: Error) => void progress({ phase: 'cache', message: error.message }));
   const site = await prepareSite({ ...options, out, facts: cache?.facts });
   if (site.pages.length === 0) {
     throw new BuildError(`No pages in ${site.state.sourceDir}: a site is a docs.json (or docs.yaml) and .mdx or .md pages beside it`, site.problems);
@@ -247,12 +247,18 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   await copyAssets(state.sourceDir, out, [out, cacheDir]);
   const cards = await socialCards(state.data, state.sourceDir);
   if (options.drawSocialImages ?? true) {
-    await writeSocialImages({
-      cards,
-      out,
-      cacheDir: options.cacheDir ? join(options.cacheDir, 'social') : join(tmpdir(), 'docs-sites-cache', 'social'),
-      onProgress: (done, total) => progress({ phase: 'social-images', done, total }),
+    // Shared by every site this user builds; a folder another user could write to is not (a fresh one is, then).
+    let socialCache = options.cacheDir ? join(options.cacheDir, 'social') : join(tmpdir(), 'docs-sites-cache', 'social');
+    let scratch: string | undefined;
+    await privateDirectory(socialCache, 'the images are drawn afresh').catch(async (error: Error) => {
+      progress({ phase: 'cache', message: error.message });
+      socialCache = scratch = await mkdtemp(join(tmpdir(), 'docs-social-'));
     });
+    try {
+      await writeSocialImages({ cards, out, cacheDir: socialCache, onProgress: (done, total) => progress({ phase: 'social-images', done, total }) });
+    } finally {
+      if (scratch) await rm(scratch, { recursive: true, force: true });
+    }
   }
   const cached = outputs.length - rendered;
   for (const message of cache?.problems ?? []) progress({ phase: 'cache', message });

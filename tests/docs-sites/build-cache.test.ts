@@ -4,7 +4,7 @@
  * gone or emptied, `cache: false`, clean-up, link checks over cached facts) keeps builds right.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -157,6 +157,28 @@ describe('the build cache', () => {
     const batched = await build({ cache: false, renderBatch: 2 });
     expect(batched.result.rendered).toBe(OUTPUTS);
     expect(files(batched.out)).toEqual(files(whole.out));
+  }, 120_000);
+
+  it('a cache folder another user owns, or others may write to, is not used: the build renders every page and says why', async () => {
+    const messages: string[] = [];
+    const onProgress = (event: { phase: string; message?: string }) => event.phase === 'cache' && messages.push(event.message!);
+    const cases: [string, (dir: string) => void][] = [['shared', (dir) => chmodSync(dir, 0o777)]];
+    // Giving a folder to another user takes root (as CI runs).
+    if (process.getuid?.() === 0) cases.push(['foreign', (dir) => chownSync(dir, 65534, 65534)]);
+    for (const [name, spoil] of cases) {
+      const dir = join(work, `cache-${name}`);
+      await build({ cacheDir: dir });
+      spoil(join(dir, 'pages'));
+      const planted = entries(dir)[0]!;
+      writeFileSync(join(dir, 'pages', planted), '<p>planted</p>');
+      const { out, result } = await build({ cacheDir: dir, onProgress });
+      expect(result.rendered).toBe(OUTPUTS);
+      expect(files(out).size).toBeGreaterThan(OUTPUTS);
+      for (const file of readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.html'))) {
+        expect(readFileSync(join(out, file), 'utf8'), file).not.toContain('planted');
+      }
+      expect(messages.at(-1)).toMatch(/belongs to another user or others may write to it, so it is not used \(the build renders every page\)/);
+    }
   }, 120_000);
 
   it('entries of another renderer are removed before a build', async () => {
