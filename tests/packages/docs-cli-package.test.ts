@@ -23,7 +23,8 @@ const currentNode = {
   PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH}`,
 };
 
-const docs = (args: string[]) => run('npx', ['--no-install', 'docs', ...args], project, { ...currentNode, ASTRO_TELEMETRY_DISABLED: '1' });
+// The temp folder is the test's own: the CLI's default build caches go there, and go with it.
+const docs = (args: string[]) => run('npx', ['--no-install', 'docs', ...args], project, { ...currentNode, ASTRO_TELEMETRY_DISABLED: '1', TMPDIR: work });
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'docs-cli-package-'));
