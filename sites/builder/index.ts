@@ -211,55 +211,14 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   }
   const { state } = site;
   const outputs = pageOutputs(fingerprint, state.data, (file) => state.prepared.get(join(state.sourceDir, file)));
-  let rendered = 0;
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
-  const search = await SearchIndex.create(out);
-  try {
-    // Cached pages first (one another build removed meanwhile is rendered instead): Pagefind indexes them in its
-    // own process while Astro renders the rest.
-    const fromCache = cache ? outputs.filter((output) => cache.has(output)) : [];
-    const missed = cache ? await cache.restore(out, fromCache) : [];
-    search.add(fromCache.filter((output) => !missed.includes(output)).map((output) => output.file));
-    const toRender = [...outputs.filter((output) => !fromCache.includes(output)), ...missed];
-    // Astro writes 404.html whenever it runs.
-    const notFound = outputs.find((output) => output.file === '404.html');
-    if (toRender.length > 0 && notFound && !toRender.includes(notFound)) toRender.push(notFound);
-    const counts = { compiled: 0, rendered: 0, total: toRender.filter((output) => output.route !== undefined).length };
-    const batchSize = options.renderBatch ?? RENDER_BATCH;
-    for (let i = 0; i < toRender.length; i += batchSize) {
-      const batch = toRender.slice(i, i + batchSize);
-      if (notFound && !batch.includes(notFound)) batch.push(notFound);
-      await renderPages(state, batch, { out, cacheDir, progress, counts });
-      search.add(batch.map((output) => output.file));
-      await cache?.save(out, batch);
-    }
-    rendered = toRender.length;
-    await cache?.close(outputs);
-    progress({ phase: 'search' });
-  } catch (error) {
-    await search.discard();
-    throw error;
-  }
-  await search.write();
+  const rendered = await writePages(state, outputs, cache, { out, cacheDir, progress, renderBatch: options.renderBatch ?? RENDER_BATCH });
   progress({ phase: 'outputs' });
   await writeOutputs(out, state.data, site.markdown);
   await copyAssets(state.sourceDir, out, [out, cacheDir]);
   const cards = await socialCards(state.data, state.sourceDir);
-  if (options.drawSocialImages ?? true) {
-    // Shared by every site this user builds; a folder another user could write to is not (a fresh one is, then).
-    let socialCache = options.cacheDir ? join(options.cacheDir, 'social') : join(tmpdir(), 'docs-sites-cache', 'social');
-    let scratch: string | undefined;
-    await privateDirectory(socialCache, 'the images are drawn afresh').catch(async (error: Error) => {
-      progress({ phase: 'cache', message: error.message });
-      socialCache = scratch = await mkdtemp(join(tmpdir(), 'docs-social-'));
-    });
-    try {
-      await writeSocialImages({ cards, out, cacheDir: socialCache, onProgress: (done, total) => progress({ phase: 'social-images', done, total }) });
-    } finally {
-      if (scratch) await rm(scratch, { recursive: true, force: true });
-    }
-  }
+  if (options.drawSocialImages ?? true) await drawSocialImages(cards, out, options.cacheDir, progress);
   const cached = outputs.length - rendered;
   for (const message of cache?.problems ?? []) progress({ phase: 'cache', message });
   progress({ phase: 'done', message: `${site.pages.length} pages${cache ? ` (${cached} from the build cache)` : ''}` });
@@ -272,6 +231,64 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     rendered,
     cached,
   };
+}
+
+/**
+ * The site's HTML pages and their search index into `out` (empty): the build cache's pages first (one another
+ * build removed meanwhile is rendered instead), which Pagefind indexes in its own process while Astro renders the
+ * rest, `renderBatch` pages per Astro build. Returns how many HTML files were rendered.
+ */
+async function writePages(
+  state: SiteState,
+  outputs: PageOutput[],
+  cache: BuildCache | undefined,
+  options: { out: string; cacheDir: string; progress: (event: BuildProgress) => void; renderBatch: number },
+): Promise<number> {
+  const { out } = options;
+  const search = await SearchIndex.create(out);
+  let toRender: PageOutput[];
+  try {
+    const fromCache = cache ? outputs.filter((output) => cache.has(output)) : [];
+    const missed = cache ? await cache.restore(out, fromCache) : [];
+    search.add(fromCache.filter((output) => !missed.includes(output)).map((output) => output.file));
+    toRender = [...outputs.filter((output) => !fromCache.includes(output)), ...missed];
+    // Astro writes 404.html whenever it runs.
+    const notFound = outputs.find((output) => output.file === '404.html');
+    if (toRender.length > 0 && notFound && !toRender.includes(notFound)) toRender.push(notFound);
+    const counts = { compiled: 0, rendered: 0, total: toRender.filter((output) => output.route !== undefined).length };
+    for (let i = 0; i < toRender.length; i += options.renderBatch) {
+      const batch = toRender.slice(i, i + options.renderBatch);
+      if (notFound && !batch.includes(notFound)) batch.push(notFound);
+      await renderPages(state, batch, { ...options, counts });
+      search.add(batch.map((output) => output.file));
+      await cache?.save(out, batch);
+    }
+    await cache?.close(outputs);
+    options.progress({ phase: 'search' });
+  } catch (error) {
+    await search.discard();
+    throw error;
+  }
+  await search.write();
+  return toRender.length;
+}
+
+/**
+ * The generated social images into `out`, with the images cache every site of this user shares (one another user
+ * could write to is not used: a fresh folder is, then).
+ */
+async function drawSocialImages(cards: SocialCard[], out: string, cacheDir: string | undefined, progress: (event: BuildProgress) => void): Promise<void> {
+  let socialCache = cacheDir ? join(cacheDir, 'social') : join(tmpdir(), 'docs-sites-cache', 'social');
+  let scratch: string | undefined;
+  await privateDirectory(socialCache, 'the images are drawn afresh').catch(async (error: Error) => {
+    progress({ phase: 'cache', message: error.message });
+    socialCache = scratch = await mkdtemp(join(tmpdir(), 'docs-social-'));
+  });
+  try {
+    await writeSocialImages({ cards, out, cacheDir: socialCache, onProgress: (done, total) => progress({ phase: 'social-images', done, total }) });
+  } finally {
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  }
 }
 
 /**

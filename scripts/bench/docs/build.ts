@@ -7,8 +7,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const SAMPLE_INTERVAL_MS = 250;
-/** A build that takes longer than this is killed and reported as failed. */
-const BUILD_TIMEOUT_MS = 10 * 60_000;
+/** A build that takes longer than this (10 minutes, or 0.15 s per page) is killed and reported as failed. */
+const buildTimeoutMs = (pages: number) => Math.max(10 * 60_000, pages * 150);
 const CHILD = fileURLToPath(new URL('./build-child.ts', import.meta.url));
 /** The child's last line: this marker, then its ChildResult as JSON. */
 export const RESULT_MARKER = 'BENCH_DOCS_RESULT ';
@@ -107,7 +107,7 @@ export async function runChild(kind: BuildKind, pages: number, args: string[], o
     if (child.pid !== undefined) treePeakKb = Math.max(treePeakKb, treeRssKb(child.pid));
   };
   const sampler = setInterval(sample, SAMPLE_INTERVAL_MS);
-  const killer = setTimeout(() => child.kill('SIGKILL'), BUILD_TIMEOUT_MS);
+  const killer = setTimeout(() => child.kill('SIGKILL'), buildTimeoutMs(pages));
   const code = await new Promise<number | null>((resolvePromise) => child.on('close', resolvePromise));
   clearInterval(sampler);
   clearTimeout(killer);
