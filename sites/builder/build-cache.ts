@@ -110,9 +110,8 @@ export class BuildCache {
   }
 
   /**
-   * Opens (or starts) the cache in `dir`; entries of another renderer are removed first. Throws when `dir` is not
-   * this user's alone: its pages are copied into sites as they are, so a folder another user can write to (the
-   * default is under the shared temp folder, at a predictable path) could plant pages in one.
+   * Opens (or starts) the cache in `dir`; entries of another renderer are removed first. Throws when another user
+   * owns `dir` (see {@link privateDirectory}): its pages are copied into sites as they are.
    */
   static async open(dir: string, fingerprint: string): Promise<BuildCache> {
     await privateDirectory(dir, 'the build renders every page');
@@ -224,16 +223,21 @@ export class BuildCache {
 }
 
 /**
- * Makes `dir` (mode 0700) or checks that it is this user's alone; throws, saying what happens instead, when another
- * user owns it or others may write to it. Caches whose files go into sites as they are (pages, social images) live
- * by default under the shared temp folder at predictable paths, where another user could plant files.
+ * Makes `dir` (mode 0700) or checks that it is this user's alone. Caches whose files go into sites as they are
+ * (pages, social images) live by default under the shared temp folder at predictable paths, where another user
+ * could plant files. One of ours that others may write to (made by an earlier version under a umask of 002) is
+ * emptied and made private; one another user owns throws, saying what happens instead.
  */
 export async function privateDirectory(dir: string, otherwise: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const info = await stat(dir);
   const uid = process.getuid?.();
-  if ((uid !== undefined && info.uid !== uid) || (info.mode & 0o022) !== 0) {
-    throw new Error(`The cache folder ${dir} belongs to another user or others may write to it, so it is not used (${otherwise})`);
+  if (uid !== undefined && info.uid !== uid) {
+    throw new Error(`The cache folder ${dir} belongs to another user, so it is not used (${otherwise})`);
+  }
+  if ((info.mode & 0o022) !== 0) {
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
   }
 }
 
