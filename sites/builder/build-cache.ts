@@ -99,6 +99,8 @@ export class BuildCache {
   readonly #dir: string;
   readonly #facts: Map<string, BodyFacts>;
   readonly #usedFacts = new Map<string, BodyFacts>();
+  /** The site's variables as JSON, made once (every page's facts key has them). */
+  readonly #variablesJson = new WeakMap<object, string>();
   /** What went wrong keeping this build's results (the build itself is fine): buildSite reports it as progress. */
   readonly problems: string[] = [];
   #entries: Set<string>;
@@ -133,7 +135,9 @@ export class BuildCache {
 
   /** checkSite's `facts`, answered from the cache where the body and variables are unchanged. */
   readonly facts = (page: SourcePage, variables: Record<string, unknown>): BodyFacts => {
-    const key = sha256(page.body, JSON.stringify(variables));
+    let variablesJson = this.#variablesJson.get(variables);
+    if (variablesJson === undefined) this.#variablesJson.set(variables, (variablesJson = JSON.stringify(variables)));
+    const key = sha256(page.body, variablesJson);
     const facts = this.#facts.get(key) ?? bodyFacts(page.body, variables);
     this.#usedFacts.set(key, facts);
     return facts;
@@ -242,7 +246,7 @@ export async function privateDirectory(dir: string, otherwise: string): Promise<
 }
 
 /** A temporary name beside `path`, renamed over it: readers see the old file or the new one, never a part. */
-async function writeAtomically(path: string, content: string): Promise<void> {
+export async function writeAtomically(path: string, content: string | Uint8Array): Promise<void> {
   const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   await writeFile(temporary, content);
   await rename(temporary, path);

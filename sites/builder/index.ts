@@ -249,9 +249,10 @@ async function writePages(
   let toRender: PageOutput[];
   try {
     const fromCache = cache ? outputs.filter((output) => cache.has(output)) : [];
-    const missed = cache ? await cache.restore(out, fromCache) : [];
-    search.add(fromCache.filter((output) => !missed.includes(output)).map((output) => output.file));
-    toRender = [...outputs.filter((output) => !fromCache.includes(output)), ...missed];
+    const missed = new Set(cache ? await cache.restore(out, fromCache) : []);
+    const restored = new Set(fromCache.filter((output) => !missed.has(output)));
+    search.add([...restored].map((output) => output.file));
+    toRender = outputs.filter((output) => !restored.has(output));
     // Astro writes 404.html whenever it runs.
     const notFound = outputs.find((output) => output.file === '404.html');
     if (toRender.length > 0 && notFound && !toRender.includes(notFound)) toRender.push(notFound);

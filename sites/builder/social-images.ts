@@ -1,5 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { copyFile, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -8,6 +8,7 @@ import { extensionOf } from './content-types.ts';
 import type { PageData, SiteData } from '../src/lib/types.ts';
 import { renderCard, type CardInput } from './social-card.ts';
 import { socialImagePath } from './site-data.ts';
+import { writeAtomically } from './build-cache.ts';
 
 /**
  * Generated social preview images (1200×630 PNG, social-card.ts): page title (or the site name), the site name,
@@ -124,10 +125,8 @@ export async function writeSocialImages(options: SocialImageOptions): Promise<{ 
     await Promise.all(
       [...missing].map(async ([cached, input]) => {
         const png = pool ? await pool.render(input) : await renderCard(input);
-        // Content-addressed: another build may write the same file at the same time; rename is atomic.
-        const temporary = `${cached}.${process.pid}.${randomUUID()}`;
-        await writeFile(temporary, png);
-        await rename(temporary, cached);
+        // Content-addressed: another build may write the same file at the same time.
+        await writeAtomically(cached, png);
         options.onProgress?.(++done, missing.size);
       }),
     );
