@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EntityManager } from '@mikro-orm/sql';
+import pLimit from 'p-limit';
 import type { Database } from '../../platform/db/orm.ts';
 import { sha256Hex } from '../../platform/hash.ts';
 import { DocsBuild, DocsRepository, type BuildManifest } from '../entities.ts';
@@ -25,6 +26,33 @@ export const MAX_ATTEMPTS = 3;
 const megabytes = (bytes: number) => `${(bytes / (1 << 20)).toFixed(1)} MB`;
 /** Rows per INSERT when storing a build's files (each blob row up to a few MB). */
 const INSERT_BATCH_BYTES = 8 << 20;
+/**
+ * Built files read at once while storing them: one after another, the 3,000 files of a 1,000-page site took 1.1 s
+ * of a one-page change's 1.8 s store; a few at a time keep the thread pool busy without holding thousands of
+ * descriptors open.
+ */
+const READ_CONCURRENCY = 16;
+
+/** A file of the built site: its path in the site, and its size. */
+interface BuiltFile {
+  path: string;
+  size: number;
+}
+
+/** `files` in order, in batches of about `maxBytes` (at least one file each). */
+function batchesBySize(files: readonly BuiltFile[], maxBytes: number): BuiltFile[][] {
+  const batches: BuiltFile[][] = [];
+  let bytes = Infinity;
+  for (const file of files) {
+    if (bytes >= maxBytes) {
+      batches.push([]);
+      bytes = 0;
+    }
+    batches.at(-1)!.push(file);
+    bytes += file.size;
+  }
+  return batches;
+}
 
 /** What one build may produce and use (docs/docs-hosting.md "Errors and limits"); a build beyond one fails. */
 export interface BuildLimits {
@@ -205,12 +233,12 @@ export class BuildQueue {
   }
 
   /** The built site's files (paths in the site), or why the build is over its limits. */
-  async #output(site: string): Promise<string[] | string> {
+  async #output(site: string): Promise<BuiltFile[] | string> {
     const { maxFiles, maxBytes, maxFileBytes } = this.#options.limits;
     const entries = (await readdir(site, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
     if (entries.length > maxFiles) return `The built site has ${entries.length} files, more than the ${maxFiles} a build may store`;
     let total = 0;
-    const files: string[] = [];
+    const files: BuiltFile[] = [];
     for (const entry of entries) {
       const path = join(entry.parentPath, entry.name);
       const { size } = await stat(path);
@@ -218,31 +246,25 @@ export class BuildQueue {
       if (size > maxFileBytes) return `${name} is ${megabytes(size)}, more than the ${megabytes(maxFileBytes)} a built file may have`;
       total += size;
       // The redirects map lives in the manifest; it is not a page of the site.
-      if (name !== '_redirects.json') files.push(name);
+      if (name !== '_redirects.json') files.push({ path: name, size });
     }
     if (total > maxBytes) return `The built site is ${megabytes(total)}, more than the ${megabytes(maxBytes)} a build may store`;
     return files;
   }
 
   /** Files and blobs first (idempotent), then, in one transaction, SUCCEEDED and the refs that serve it. */
-  async #store(build: DocsBuild, scratch: string, files: string[], outcome: Extract<BuildOutcome, { type: 'done' }>): Promise<void> {
+  async #store(build: DocsBuild, scratch: string, files: BuiltFile[], outcome: Extract<BuildOutcome, { type: 'done' }>): Promise<void> {
     const site = join(scratch, 'site');
     const searchIndex = await readFile(join(scratch, 'search.json'));
     const searchHash = await this.#insertBlobs([searchIndex]).then(([hash]) => hash!);
-    for (let i = 0; i < files.length; ) {
-      const batch: { path: string; data: Buffer }[] = [];
-      let bytes = 0;
-      while (i < files.length && (batch.length === 0 || bytes < INSERT_BATCH_BYTES)) {
-        const data = await readFile(join(site, files[i]!));
-        batch.push({ path: files[i]!, data });
-        bytes += data.length;
-        i++;
-      }
-      const hashes = await this.#insertBlobs(batch.map((file) => file.data));
+    const read = pLimit(READ_CONCURRENCY);
+    for (const batch of batchesBySize(files, INSERT_BATCH_BYTES)) {
+      const contents = await Promise.all(batch.map((file) => read(() => readFile(join(site, file.path)))));
+      const hashes = await this.#insertBlobs(contents);
       const values = batch.map(() => '(?, ?, ?, ?)').join(', ');
       await this.#db.em().execute(
         `insert into docs_file (build_id, path, blob, size) values ${values} on conflict do nothing`,
-        batch.flatMap((file, n) => [build.id, file.path, hashes[n]!, file.data.length]),
+        batch.flatMap((file, n) => [build.id, file.path, hashes[n]!, contents[n]!.length]),
       );
     }
     const manifest: BuildManifest = { ...outcome.manifest, searchIndex: searchHash };
