@@ -62,12 +62,20 @@ export function withContentSecurityPolicy(html: string, mark: string): string {
   return page.replace(/<head>/i, `<head>${meta}`);
 }
 
-/** Applies the policy to the HTML files Astro just rendered (`files`, relative to `out`). */
-export async function applyContentSecurityPolicy(out: string, mark: string, files: readonly string[]): Promise<void> {
+/**
+ * Applies the policy to the HTML files Astro just rendered (`files`, relative to `out`), after `prepare` (another
+ * rewrite of each page, so that each is read and written once).
+ */
+export async function applyContentSecurityPolicy(
+  out: string,
+  mark: string,
+  files: readonly string[],
+  prepare: (html: string) => string | Promise<string> = (html) => html,
+): Promise<void> {
   for (const file of files) {
     const path = join(out, file);
     const html = await readFile(path, 'utf8');
-    const page = withContentSecurityPolicy(html, mark);
+    const page = withContentSecurityPolicy(await prepare(html), mark);
     if (page !== html) await writeFile(path, page);
   }
 }

@@ -20,6 +20,7 @@ import { socialCards, writeSocialImages, type SocialCard } from './social-images
 import { docsIntegration, type SiteState } from './integration.ts';
 import { markdownConfig } from './markdown/index.ts';
 import { buildSiteData, normalizeBase } from './site-data.ts';
+import { ComponentStyles } from './component-styles.ts';
 import { applyContentSecurityPolicy, newOwnScriptMark } from './csp.ts';
 import { BuildCache, pageOutputs, privateDirectory, rendererFingerprint, type PageOutput } from './build-cache.ts';
 
@@ -293,8 +294,8 @@ async function drawSocialImages(cards: SocialCard[], out: string, cacheDir: stri
 }
 
 /**
- * Astro renders `outputs` (their routes, and 404.html) into `out`; the Content-Security-Policy goes into what it
- * wrote. `counts` carries progress across batches.
+ * Astro renders `outputs` (their routes, and 404.html) into `out`; each page it wrote gets its components' styles
+ * (component-styles.ts) and the Content-Security-Policy. `counts` carries progress across batches.
  */
 async function renderPages(
   state: SiteState,
@@ -323,5 +324,6 @@ async function renderPages(
     state.render = undefined;
     await rm(serverDir, { recursive: true, force: true });
   }
-  await applyContentSecurityPolicy(out, mark, outputs.map((output) => output.file));
+  const styles = new ComponentStyles(out);
+  await applyContentSecurityPolicy(out, mark, outputs.map((output) => output.file), (html) => styles.inPage(html));
 }

@@ -171,8 +171,34 @@ describe('callouts', () => {
     // Mintlify's custom callout: its icon (regular `key` is not in the free set: solid) and colour.
     expect(callouts[8]!.attr('style')).toBe('--c: #FFC107');
     expect(callouts[8]!.select('svg')!.attr('data-icon')).toBe('fa6-solid:key');
-    const css = (await site()).file(`_astro/${/_astro\/([^"]+\.css)/.exec((await site()).page('/callouts').html)![1]}`);
+    const css = (await site()).page('/callouts').selectAll('style').map((style) => style.text).join('');
     for (const type of ['note', 'tip', 'warning', 'danger', 'error', 'success', 'check']) expect(css).toContain(`[data-type=${type}]`);
+  });
+});
+
+describe('component styles', () => {
+  const stylesheetOf = (built: BuiltSite, route: string) => {
+    const links = built.page(route).selectAll('link[rel="stylesheet"]').map((link) => link.attr('href')!);
+    expect(links).toHaveLength(1);
+    return built.file(links[0]!.slice(1));
+  };
+  const inlineOf = (built: BuiltSite, route: string) => built.page(route).selectAll('style').map((style) => style.text).join('');
+
+  it('a page carries the rules of the components it shows, before the stylesheet every page shares', async () => {
+    const built = await site();
+    expect(inlineOf(built, '/callouts')).toMatch(/\.callout\[data-astro-cid-[a-z0-9]+\]\{/);
+    expect(inlineOf(built, '/fields')).not.toContain('.callout[');
+    expect(inlineOf(built, '/fields')).toMatch(/\.field\[data-astro-cid-[a-z0-9]+\]/);
+    // Before the link: the order of the bundle Astro made (component styles first, the layout's after them).
+    const html = built.page('/callouts').html;
+    expect(html.lastIndexOf('.callout[data-astro-cid-')).toBeLessThan(html.indexOf('<link rel="stylesheet"'));
+  });
+  it('the shared stylesheet keeps the layout and leaves out every component’s scoped rules', async () => {
+    const built = await site();
+    const shared = stylesheetOf(built, '/callouts');
+    expect(stylesheetOf(built, '/fields')).toBe(shared);
+    expect(shared).toContain('.site-header{');
+    expect(shared).not.toContain('data-astro-cid-');
   });
 });
 
