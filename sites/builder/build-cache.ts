@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { copyFile, link as linkFile, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { bodyFacts, type BodyFacts } from '../check/index.ts';
 import type { SourcePage } from '../content/types.ts';
@@ -95,6 +95,22 @@ async function eachLimited<T>(items: readonly T[], limit: number, task: (item: T
 
 const IO_CONCURRENCY = 16;
 
+/**
+ * A cached file into the output folder: a hard link when `link` (no bytes copied: 1,000 pages in ~0.05 s instead of
+ * ~0.4 s; the file then is the cache entry, so only for an output nothing edits in place), else, or across file
+ * systems, a copy. Never over an existing file.
+ */
+async function placeFile(entry: string, target: string, link: boolean): Promise<void> {
+  if (link) {
+    try {
+      return await linkFile(entry, target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error;
+    }
+  }
+  await copyFile(entry, target, constants.COPYFILE_FICLONE | constants.COPYFILE_EXCL);
+}
+
 export class BuildCache {
   readonly #dir: string;
   readonly #facts: Map<string, BodyFacts>;
@@ -151,7 +167,7 @@ export class BuildCache {
    * Copies cached pages and assets into `out`. Returns the outputs it could not copy (removed meanwhile by another
    * build's clean-up, or empty): the caller renders those.
    */
-  async restore(out: string, outputs: PageOutput[]): Promise<PageOutput[]> {
+  async restore(out: string, outputs: PageOutput[], options: { link?: boolean } = {}): Promise<PageOutput[]> {
     const missed: PageOutput[] = [];
     const now = new Date();
     await eachLimited(outputs, IO_CONCURRENCY, async (output) => {
@@ -161,14 +177,15 @@ export class BuildCache {
         if ((await stat(entry)).size === 0) throw new Error('empty cache entry');
         await utimes(entry, now, now); // used: kept by clean-ups
         await mkdir(dirname(join(out, output.file)), { recursive: true });
-        await copyFile(entry, join(out, output.file), constants.COPYFILE_FICLONE);
+        await placeFile(entry, join(out, output.file), options.link ?? false);
       } catch {
         missed.push(output);
       }
     });
     const assets = await readdir(join(this.#dir, '_astro')).catch(() => [] as string[]);
     if (assets.length) await mkdir(join(out, '_astro'), { recursive: true });
-    await eachLimited(assets, IO_CONCURRENCY, (name) => copyFile(join(this.#dir, '_astro', name), join(out, '_astro', name), constants.COPYFILE_FICLONE | constants.COPYFILE_EXCL).catch(() => {}));
+    // Copied, never linked: each Astro build writes its assets again, in place.
+    await eachLimited(assets, IO_CONCURRENCY, (name) => placeFile(join(this.#dir, '_astro', name), join(out, '_astro', name), false).catch(() => {}));
     return missed;
   }
 

@@ -58,6 +58,8 @@ export async function buildHostedSite(options: Pick<BuildOptions, 'source' | 'ou
     site: HOSTED_ORIGIN,
     failOnErrors: true,
     drawSocialImages: false,
+    // The output is stored by the host, then removed: nothing edits it, so cached pages need not be copied.
+    linkFromCache: true,
     context: { published: true, hosted: true, defaultBranch: true, customDomain: true, codeHost: options.codeHost },
   });
   const { data } = result;

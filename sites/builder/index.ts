@@ -65,6 +65,11 @@ export interface BuildOptions {
   pageCacheDir?: string;
   /** Use and update the page cache (default true); false renders every page (`docs build --no-cache`). */
   cache?: boolean;
+  /**
+   * Hard-link the cache's pages into `out` instead of copying them (default false): for an output folder nothing
+   * edits in place afterwards (a hosted build's, stored then removed), or an edit would reach the cache.
+   */
+  linkFromCache?: boolean;
   /** Pages per Astro build (default {@link RENDER_BATCH}). */
   renderBatch?: number;
   /**
@@ -214,7 +219,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const outputs = pageOutputs(fingerprint, state.data, (file) => state.prepared.get(join(state.sourceDir, file)));
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
-  const rendered = await writePages(state, outputs, cache, { out, cacheDir, progress, renderBatch: options.renderBatch ?? RENDER_BATCH });
+  const rendered = await writePages(state, outputs, cache, { out, cacheDir, progress, renderBatch: options.renderBatch ?? RENDER_BATCH, link: options.linkFromCache ?? false });
   progress({ phase: 'outputs' });
   await writeOutputs(out, state.data, site.markdown);
   await copyAssets(state.sourceDir, out, [out, cacheDir]);
@@ -243,20 +248,23 @@ async function writePages(
   state: SiteState,
   outputs: PageOutput[],
   cache: BuildCache | undefined,
-  options: { out: string; cacheDir: string; progress: (event: BuildProgress) => void; renderBatch: number },
+  options: { out: string; cacheDir: string; progress: (event: BuildProgress) => void; renderBatch: number; link: boolean },
 ): Promise<number> {
   const { out } = options;
   const search = await SearchIndex.create(out);
   let toRender: PageOutput[];
   try {
     const fromCache = cache ? outputs.filter((output) => cache.has(output)) : [];
-    const missed = new Set(cache ? await cache.restore(out, fromCache) : []);
+    const missed = new Set(cache ? await cache.restore(out, fromCache, { link: options.link }) : []);
     const restored = new Set(fromCache.filter((output) => !missed.has(output)));
     search.add([...restored].map((output) => output.file));
     toRender = outputs.filter((output) => !restored.has(output));
-    // Astro writes 404.html whenever it runs.
+    // Astro writes 404.html whenever it runs (into the file: one linked from the cache is unlinked first).
     const notFound = outputs.find((output) => output.file === '404.html');
-    if (toRender.length > 0 && notFound && !toRender.includes(notFound)) toRender.push(notFound);
+    if (toRender.length > 0 && notFound && !toRender.includes(notFound)) {
+      toRender.push(notFound);
+      await rm(join(out, notFound.file), { force: true });
+    }
     const counts = { compiled: 0, rendered: 0, total: toRender.filter((output) => output.route !== undefined).length };
     for (let i = 0; i < toRender.length; i += options.renderBatch) {
       const batch = toRender.slice(i, i + options.renderBatch);

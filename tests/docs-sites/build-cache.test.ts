@@ -133,6 +133,22 @@ describe('the build cache', () => {
     expect(html(uncached.out, '/reference')).toContain('uncached');
     expect(new Map(entries().map((name) => [name, statSync(join(cacheDir, 'pages', name)).mtimeMs]))).toEqual(before);
   }, 120_000);
+  it('linkFromCache hard-links the cached pages; what Astro writes again (404.html, assets) never writes into an entry', async () => {
+    write('guide.mdx', PAGES['guide.mdx']!);
+    await build(); // the cache holds every page as the site is now
+    const entryBytes = () => new Map(entries().map((name) => [name, readFileSync(join(cacheDir, 'pages', name), 'utf8')]));
+    const before = entryBytes();
+    write('guide.mdx', PAGES['guide.mdx']!.replace('Run the installer.', 'Run the linked installer.'));
+    const linked = await build({ linkFromCache: true });
+    expect([linked.result.rendered, linked.result.cached]).toEqual([2, OUTPUTS - 2]);
+    for (const route of ['/', '/reference', '/faq']) expect(statSync(join(linked.out, htmlPath(route))).nlink).toBeGreaterThan(1);
+    expect(statSync(join(linked.out, '404.html')).nlink).toBe(1);
+    for (const name of readdirSync(join(linked.out, '_astro'))) expect(statSync(join(linked.out, '_astro', name)).nlink, name).toBe(1);
+    expect(html(linked.out, '/guide')).toContain('Run the linked installer.');
+    // The entries of before are as they were (one was added for the edited page).
+    const after = entryBytes();
+    for (const [name, text] of before) expect(after.get(name), name).toBe(text);
+  }, 120_000);
 
   it('entries no build used for a day are removed; recent ones stay', async () => {
     const dir = join(work, 'cache-clean-up');
