@@ -53,6 +53,22 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'built-in components in a browser'
     await server?.close();
   });
 
+  it('component styles reach the pages that show the component: callouts get their coloured edge; other pages load no callout rule', async () => {
+    await page.goto(server.url('/callouts'));
+    const edge = (type: string) =>
+      page.evaluate((t: string) => {
+        const style = getComputedStyle(document.querySelector(`.callout[data-type="${t}"]`));
+        return [style.borderInlineStartWidth, style.borderInlineStartColor] as string[];
+      }, type);
+    const [warning, note] = [await edge('warning'), await edge('note')];
+    expect(warning[0]).toBe('4px');
+    expect(warning[1]).not.toBe(note[1]);
+    await page.goto(server.url('/fields'));
+    const rules: string[] = await page.evaluate(() => [...document.styleSheets].flatMap((sheet: any) => [...sheet.cssRules].map((rule: any) => rule.cssText)));
+    expect(rules.some((rule) => rule.includes('.field['))).toBe(true);
+    expect(rules.some((rule) => rule.includes('.callout'))).toBe(false);
+  });
+
   it('tabs switch on click and with the arrow keys; docs.page tab sets with one groupId follow each other', async () => {
     await page.goto(server.url('/tabs'));
     const sets = page.locator('.tabs[data-variant="tabs"]');
