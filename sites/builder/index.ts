@@ -219,11 +219,21 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const outputs = pageOutputs(fingerprint, state.data, (file) => state.prepared.get(join(state.sourceDir, file)));
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
-  const rendered = await writePages(state, outputs, cache, { out, cacheDir, progress, renderBatch: options.renderBatch ?? RENDER_BATCH, link: options.linkFromCache ?? false });
-  progress({ phase: 'outputs' });
-  await writeOutputs(out, state.data, site.markdown);
-  await copyAssets(state.sourceDir, out, [out, cacheDir]);
-  const cards = await socialCards(state.data, state.sourceDir);
+  const { rendered, searched } = await writePages(state, outputs, cache, { out, cacheDir, progress, renderBatch: options.renderBatch ?? RENDER_BATCH, link: options.linkFromCache ?? false });
+  // The outputs are written while Pagefind finishes its index in its own process. (The social images come after:
+  // drawn meanwhile, they would hide the index's time in theirs, which the bench subtracts.)
+  let cards: SocialCard[];
+  try {
+    progress({ phase: 'outputs' });
+    await writeOutputs(out, state.data, site.markdown);
+    await copyAssets(state.sourceDir, out, [out, cacheDir]);
+    cards = await socialCards(state.data, state.sourceDir);
+  } catch (error) {
+    await searched.catch(() => {}); // this failure is the build's
+    throw error;
+  }
+  progress({ phase: 'search' });
+  await searched;
   if (options.drawSocialImages ?? true) await drawSocialImages(cards, out, options.cacheDir, progress);
   const cached = outputs.length - rendered;
   for (const message of cache?.problems ?? []) progress({ phase: 'cache', message });
@@ -242,14 +252,15 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 /**
  * The site's HTML pages and their search index into `out` (empty): the build cache's pages first (one another
  * build removed meanwhile is rendered instead), which Pagefind indexes in its own process while Astro renders the
- * rest, `renderBatch` pages per Astro build. Returns how many HTML files were rendered.
+ * rest, `renderBatch` pages per Astro build. Returns how many HTML files were rendered once they are all written,
+ * and the search index being written (`searched`: Pagefind may still be indexing; awaited by the caller).
  */
 async function writePages(
   state: SiteState,
   outputs: PageOutput[],
   cache: BuildCache | undefined,
   options: { out: string; cacheDir: string; progress: (event: BuildProgress) => void; renderBatch: number; link: boolean },
-): Promise<number> {
+): Promise<{ rendered: number; searched: Promise<unknown> }> {
   const { out } = options;
   const search = await SearchIndex.create(out);
   let toRender: PageOutput[];
@@ -274,13 +285,11 @@ async function writePages(
       await cache?.save(out, batch);
     }
     await cache?.close(outputs);
-    options.progress({ phase: 'search' });
   } catch (error) {
     await search.discard();
     throw error;
   }
-  await search.write();
-  return toRender.length;
+  return { rendered: toRender.length, searched: search.write() };
 }
 
 /**

@@ -245,7 +245,7 @@ describe('buildSite', () => {
     // A cache of its own: the default one (per docs folder, under the OS temp folder) may hold these pages already.
     const cacheDir = join(empty.out, '..', 'progress-cache');
     await buildSite({ source: join(FIXTURES, 'docs-empty'), out: join(empty.out, '..', 'progress'), cacheDir, onProgress: ({ phase, done }) => events.push({ phase, done }) });
-    expect([...new Set(events.map((e) => e.phase))]).toEqual(['read', 'compile', 'render', 'search', 'outputs', 'social-images', 'done']);
+    expect([...new Set(events.map((e) => e.phase))]).toEqual(['read', 'compile', 'render', 'outputs', 'search', 'social-images', 'done']);
     const counts = (phase: string) => events.filter((e) => e.phase === phase).map((e) => e.done);
     expect(counts('compile')).toEqual([0, 1, 2]);
     expect(counts('render')).toEqual([1, 2]);
