@@ -21,9 +21,9 @@ interface SplitSheet {
  * Component styles only on the pages that show the components. A site's pages are one Astro route, so Astro puts
  * every MDX component's scoped `<style>` into the one stylesheet every page loads: ~30 of its 47 kB (4.4 of 8.3 kB
  * gzipped), for components most pages never use. After each render, that stylesheet is split: rules scoped to one
- * component (`[data-astro-cid-…]`) leave it (the rest is written next to it as `<name>.base.css`), and each page
- * carries the rules of the components it shows in a `<style>` just before its link to the rest, which keeps the
- * bundle's order (Astro puts component styles before the layout's). A page without components gets none.
+ * component (`[data-astro-cid-…]`) leave it (the rest is written next to it as `<name>.base-<hash>.css`), and each
+ * page carries the rules of the components it shows in a `<style>` just before its link to the rest, which keeps
+ * the bundle's order (Astro puts component styles before the layout's). A page without components gets none.
  */
 export class ComponentStyles {
   readonly #out: string;
