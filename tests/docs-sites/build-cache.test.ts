@@ -86,6 +86,7 @@ describe('the build cache', () => {
     expect(html(edited.out, '/guide')).toContain('zebra');
     for (const route of ['/', '/reference', '/faq']) expect(html(edited.out, route)).toBe(html(first.out, route));
     expect(searchText(edited.out)).toContain('zebra installer');
+    expect(searchText(edited.out)).not.toContain('Run the installer');
     // A description is shown on its own page only.
     write('guide.mdx', PAGES['guide.mdx']!.replace('How to start', 'How to begin'));
     expect((await build()).result.rendered).toBe(2);
