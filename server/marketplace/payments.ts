@@ -333,17 +333,19 @@ export class PaymentService {
 
   /**
    * One statement (its own transaction): the payment DONE, its order PAID and `order:paid` in the outbox. The outbox
-   * lock is taken before anything else (the updates wait on it), so the event's id is drawn under it; an order no
-   * longer waiting for this payment moves nothing and is reported.
+   * lock is taken before anything else (the updates wait on it), so the event's id is drawn under it; then the order
+   * row, before the payment's: every writer locks an order before its payment (#record inserts a payment under its
+   * order's lock, and its insert waits on a payment row another transaction holds), else two accepts of one order
+   * deadlock. An order no longer waiting for this payment moves nothing and is reported.
    */
   async #finalize(p: Payment): Promise<Payment> {
     const paidAt = new Date();
     const [row] = await this.#db.em().getConnection().execute<{ done: boolean; events: string | number }[]>(
       `with outbox as materialized (${OUTBOX_LOCK}),
+            o as materialized (select status from orders where id = ? and exists (select 1 from outbox) for update),
             done as (
               update payment set state = 'DONE', updated_at = ?
-              where tx_signature = ? and split_signature = ? and state in ('SUBMITTED', 'SPLIT_SENT') and exists (select 1 from outbox)
-                and exists (select 1 from orders where orders.id = payment.order_id and orders.status = ?)
+              where tx_signature = ? and split_signature = ? and state in ('SUBMITTED', 'SPLIT_SENT') and (select status from o) = ?
               returning order_id),
             paid as (
               update orders set status = ?, tx_signature = ?, split_signature = ?, agent_amount_micro = ?, commission_amount_micro = ?,
@@ -360,6 +362,7 @@ export class PaymentService {
               returning id)
        select exists (select 1 from done) as done, (select count(*) from event) as events`,
       [
+        p.order,
         paidAt, p.txSignature, p.splitSignature, TRANSITIONS.accept.from,
         TRANSITIONS.accept.to, p.txSignature, p.splitSignature, String(p.agentAmountMicro), String(p.commissionAmountMicro), paidAt, paidAt,
         TRANSITIONS.accept.from,

@@ -349,7 +349,7 @@ describe('two accepts of one order at once', () => {
     expect(signatures[0]).not.toBe(signatures[1]);
 
     const answers = await Promise.all([accept(consumer, order.id, first), accept(consumer, order.id, second)]);
-    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(answers.map((a) => a.status).sort(), JSON.stringify({ answers, errors: server.loggedErrors.slice(-3) })).toEqual([200, 409]);
     const winner = answers.findIndex((a) => a.status === 200);
     const loser = answers[1 - winner]!;
     expect(answers[winner]!.body).toMatchObject({ orderId: order.id, status: 'PAID', txSignature: signatures[winner] });
@@ -382,7 +382,7 @@ describe('two accepts of one order at once', () => {
     const results = await Promise.allSettled([consumer.sdk.orders.accept(order), consumer.sdk.orders.accept(order)]);
     const fulfilled = results.filter((r) => r.status === 'fulfilled');
     const rejected = results.filter((r) => r.status === 'rejected').map((r) => r.reason as unknown);
-    expect(fulfilled).toHaveLength(1);
+    expect(fulfilled, JSON.stringify(rejected.map((e) => [(e as ApiError).status, (e as ApiError).code, (e as Error).message]))).toHaveLength(1);
     expect(rejected).toHaveLength(1);
     const error = rejected[0];
     expect(error).toBeInstanceOf(ApiError);
