@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { copyFile, link as linkFile, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import pLimit from 'p-limit';
 import { bodyFacts, type BodyFacts } from '../check/index.ts';
 import type { SourcePage } from '../content/types.ts';
 import type { SiteData } from '../src/lib/types.ts';
@@ -86,11 +87,8 @@ export function pageOutputs(fingerprint: string, data: SiteData, code: (file: st
 
 /** Runs `task` over `items`, `limit` at a time. */
 async function eachLimited<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await task(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const limited = pLimit(limit);
+  await Promise.all(items.map((item) => limited(() => task(item))));
 }
 
 const IO_CONCURRENCY = 16;
