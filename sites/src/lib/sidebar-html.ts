@@ -1,5 +1,6 @@
 import { isExternal, isSidebarGroup, type SidebarGroup, type SidebarPage } from '../../config/schema/index.ts';
 import { iconPaths, iconSvg } from '../components/mdx/icons.ts';
+import { groupRoutes } from './nav.ts';
 import { external, href, routeOf } from './urls.ts';
 
 /**
@@ -7,6 +8,11 @@ import { external, href, routeOf } from './urls.ts';
  * same sidebar but for which link is the current page (`aria-current`), and rendering its 1,000 links through Astro
  * components on each of 1,000 pages was 3 s of a build. The markup is SidebarItems' as Astro wrote it: nested
  * `ul.sidebar-list[data-depth]`, `li.sidebar-group` / `li.sidebar-item` with `data-icon`, their icons (NavIcon).
+ *
+ * A sidebar of more than FULL_SIDEBAR_LINKS links is shown folded: only the groups holding the current page are
+ * open; every other group is its label, linking to its first page (`li.sidebar-group[data-folded]`). A reader
+ * scrolls no list of thousands, and a page's HTML grows with the groups, not with the pages (10,000 links were
+ * 1.1 MB on every page of a 10,000-page site).
  */
 
 /** Astro's escaping: attribute values (`&`, `"`) and text (`& < > ' "`). */
@@ -30,55 +36,104 @@ interface Unmarked {
   gaps: string[];
 }
 
-function unmarked(groups: SidebarGroup[], base: string): Unmarked {
+/** Above this many links (internal and external) a sidebar is shown folded. */
+export const FULL_SIDEBAR_LINKS = 1000;
+
+/**
+ * The HTML of `groups` with the marking gaps; a group `close` picks is drawn by `folded`, without its pages.
+ */
+function unmarked(groups: SidebarGroup[], base: string, close?: (group: SidebarGroup) => boolean): Unmarked {
   const parts: string[] = [];
   const gaps: string[] = [];
-  let open = '';
+  let html = '';
   /** A link to `link`: the current page's gets `aria-current` in the gap after its href. */
   const link = (attributes: string, target: string) => {
-    open += `<a${attributes} href="${attribute(href(base, target))}"`;
+    html += `<a${attributes} href="${attribute(href(base, target))}"`;
     if (isExternal(target)) return;
-    parts.push(open);
+    parts.push(html);
     gaps.push(routeOf(target));
-    open = '';
+    html = '';
   };
   const list = (items: (SidebarGroup | SidebarPage)[], depth: number) => {
-    open += `<ul class="sidebar-list" data-depth="${depth}">`;
+    html += `<ul class="sidebar-list" data-depth="${depth}">`;
     for (const item of items) {
       const icon = item.icon === undefined ? '' : item.icon === '' ? ' data-icon' : ` data-icon="${attribute(item.icon)}"`;
-      if (isSidebarGroup(item)) {
-        open += `<li class="sidebar-group"${icon}>`;
+      if (isSidebarGroup(item) && close?.(item)) {
+        html += folded(item, base, icon);
+      } else if (isSidebarGroup(item)) {
+        html += `<li class="sidebar-group"${icon}>`;
         if (item.href) {
           link(' class="sidebar-group-label"', item.href);
-          open += `>${navIconHtml(item.icon)}${text(item.group ?? item.href)}</a>`;
+          html += `>${navIconHtml(item.icon)}${text(item.group ?? item.href)}</a>`;
         } else if (item.group) {
-          open += `<span class="sidebar-group-label">${navIconHtml(item.icon)}${text(item.group)}</span>`;
+          html += `<span class="sidebar-group-label">${navIconHtml(item.icon)}${text(item.group)}</span>`;
         }
         list(item.pages, depth + 1);
-        open += '</li>';
+        html += '</li>';
       } else {
-        open += `<li class="sidebar-item"${icon}>`;
+        html += `<li class="sidebar-item"${icon}>`;
         link('', item.href);
-        open += `${external(item.href) ? ' rel="noopener noreferrer"' : ''}>${navIconHtml(item.icon)}${text(item.title)}</a></li>`;
+        html += `${external(item.href) ? ' rel="noopener noreferrer"' : ''}>${navIconHtml(item.icon)}${text(item.title)}</a></li>`;
       }
     }
-    open += '</ul>';
+    html += '</ul>';
   };
   list(groups, 0);
-  parts.push(open);
+  parts.push(html);
   return { parts, gaps };
 }
 
-/** Made once per set of groups (visibleGroups keeps them identical across a locale's and tab's pages) and base. */
-const made = new WeakMap<SidebarGroup[], Map<string, Unmarked>>();
+/** A group's folded HTML, by base. */
+const foldedHtml = new WeakMap<SidebarGroup, Map<string, string>>();
+
+/**
+ * Whether a folded sidebar closes `group` for the page at `current`: when it does not hold the page, has a label
+ * and has a page to link to (a group of external links only stays open: closed, it would hide them).
+ */
+function closes(group: SidebarGroup, current: string): boolean {
+  const routes = groupRoutes(group);
+  return routes.size > 0 && !routes.has(current) && (group.group ?? group.href) !== undefined;
+}
+
+/** A closed group: its label, linking to its first page. */
+function folded(group: SidebarGroup, base: string, icon: string): string {
+  let byBase = foldedHtml.get(group);
+  if (!byBase) foldedHtml.set(group, (byBase = new Map()));
+  let html = byBase.get(base);
+  if (html === undefined) {
+    // Its first page: groupRoutes lists them in reading order.
+    const first = groupRoutes(group).values().next().value!;
+    const label = `${navIconHtml(group.icon)}${text(group.group ?? group.href!)}`;
+    byBase.set(base, (html = `<li class="sidebar-group" data-folded${icon}><a class="sidebar-group-label" href="${attribute(href(base, first))}">${label}</a></li>`));
+  }
+  return html;
+}
+
+/** How many links a sidebar shows unfolded. */
+function linkCount(items: (SidebarGroup | SidebarPage)[]): number {
+  let count = 0;
+  for (const item of items) count += isSidebarGroup(item) ? (item.href === undefined ? 0 : 1) + linkCount(item.pages) : 1;
+  return count;
+}
+
+/**
+ * Made once per set of groups (visibleGroups keeps them identical across a locale's and tab's pages) and base;
+ * `folded` when the set is shown folded, which is made per page.
+ */
+const made = new WeakMap<SidebarGroup[], Map<string, Unmarked> | 'folded'>();
 
 /** The sidebar lists of `groups` as the page at `route` shows them. */
 export function sidebarHtml(groups: SidebarGroup[], base: string, route: string): string {
   let byBase = made.get(groups);
-  if (!byBase) made.set(groups, (byBase = new Map()));
-  let html = byBase.get(base);
-  if (!html) byBase.set(base, (html = unmarked(groups, base)));
+  if (!byBase) made.set(groups, (byBase = linkCount(groups) > FULL_SIDEBAR_LINKS ? 'folded' : new Map()));
   const current = routeOf(route);
+  let html: Unmarked | undefined;
+  if (byBase === 'folded') {
+    html = unmarked(groups, base, (group) => closes(group, current));
+  } else {
+    html = byBase.get(base);
+    if (!html) byBase.set(base, (html = unmarked(groups, base)));
+  }
   let out = html.parts[0]!;
   for (let i = 0; i < html.gaps.length; i++) out += (html.gaps[i] === current ? ' aria-current="page"' : '') + html.parts[i + 1]!;
   return out;
