@@ -1,7 +1,8 @@
 import { basename, join, resolve } from 'node:path';
 import { dev as astroDev } from 'astro';
 import { siteLayout } from '../content/layout.ts';
-import { astroConfig, defaultCacheDir, prepareSite } from './index.ts';
+import { astroConfig } from './astro-config.ts';
+import { defaultCacheDir, prepareSite } from './index.ts';
 
 export interface DevOptions {
   /** The docs folder. */

@@ -2,9 +2,6 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import mdx from '@astrojs/mdx';
-import { build as astroBuild, type AstroInlineConfig } from 'astro';
 import { shouldFail } from '../config/problems.ts';
 import { preparePage } from '../content/mdx.ts';
 import { readSite } from '../content/read.ts';
@@ -17,8 +14,9 @@ import { copyAssets } from './assets.ts';
 import { writeOutputs } from './outputs.ts';
 import { SearchIndex } from './search-index.ts';
 import { socialCards, writeSocialImages, type SocialCard } from './social-images.ts';
-import { docsIntegration, type SiteState } from './integration.ts';
-import { markdownConfig } from './markdown/index.ts';
+import type { SiteState } from './integration.ts';
+import { AstroProcesses } from './astro-processes.ts';
+import type { AstroJob } from './astro-job.ts';
 import { buildSiteData, normalizeBase } from './site-data.ts';
 import { ComponentStyles } from './component-styles.ts';
 import { applyContentSecurityPolicy, newOwnScriptMark } from './csp.ts';
@@ -27,8 +25,9 @@ import { BuildCache, pageOutputs, privateDirectory, rendererFingerprint, type Pa
 export type { Problem } from '../content/types.ts';
 export type { RenderContext } from '../src/lib/types.ts';
 
-/** The Astro project (this folder's parent). */
-export const SITES_DIR = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
+import { SITES_DIR } from './project.ts';
+
+export { SITES_DIR } from './project.ts';
 
 export interface BuildProgress {
   phase: string;
@@ -103,8 +102,9 @@ export class BuildError extends Error {
 }
 
 /**
- * Pages per Astro build: a larger site is rendered by several in a row, each into the output folder, so the
- * memory a build holds does not grow with the site (1,000 pages: 1.3 GB peak in batches of 500, 1.7 GB in one).
+ * Pages per Astro build: a larger site is rendered by several in a row, each into the output folder and in a
+ * process of its own, so the memory a build holds does not grow with the site (1,000 pages: 1.3 GB peak in
+ * batches of 500, 1.7 GB in one).
  */
 export const RENDER_BATCH = 500;
 
@@ -159,37 +159,6 @@ export async function prepareSite(options: {
   }
   const data = buildSiteData({ config: source.config, pages: source.pages, ok, zoom, firstHeadings, base, site: options.site, context });
   return { state: { sourceDir, data, prepared, sanitize }, locate: source.locate, pages: source.pages, problems, markdown };
-}
-
-/** The Astro configuration of one site: the project in SITES_DIR, the site's data through the integration. */
-export function astroConfig(state: SiteState, options: { out: string; cacheDir: string; mode: 'build' | 'dev'; serverDir?: string }): AstroInlineConfig {
-  return {
-    root: SITES_DIR,
-    configFile: false,
-    srcDir: join(SITES_DIR, 'src'),
-    publicDir: join(SITES_DIR, 'public'),
-    outDir: options.out,
-    cacheDir: options.cacheDir,
-    base: state.data.base || '/',
-    ...(state.data.site ? { site: state.data.site } : {}),
-    output: 'static',
-    trailingSlash: 'ignore',
-    logLevel: options.mode === 'dev' ? 'warn' : 'error',
-    devToolbar: { enabled: false },
-    build: { format: 'directory', ...(options.serverDir ? { server: options.serverDir } : {}) },
-    image: { service: { entrypoint: 'astro/assets/services/noop' } },
-    markdown: markdownConfig(),
-    integrations: [mdx(), docsIntegration(state, { isolateServerBuild: options.serverDir !== undefined })],
-    vite: {
-      logLevel: options.mode === 'dev' ? 'warn' : 'error',
-      cacheDir: join(options.cacheDir, 'vite'),
-      // Components' scripts as files, never inlined: the Content-Security-Policy allows the site's own files and
-      // only the layout's marked inline scripts (csp.ts).
-      // The output folder is emptied by buildSite, which puts the build cache's pages there before Astro runs.
-      build: { assetsInlineLimit: 0, emptyOutDir: false },
-      server: { fs: { allow: [SITES_DIR, state.sourceDir] } },
-    },
-  };
 }
 
 /**
@@ -277,12 +246,18 @@ async function writePages(
       await rm(join(out, notFound.file), { force: true });
     }
     const counts = { compiled: 0, rendered: 0, total: toRender.filter((output) => output.route !== undefined).length };
-    for (let i = 0; i < toRender.length; i += options.renderBatch) {
-      const batch = toRender.slice(i, i + options.renderBatch);
-      if (notFound && !batch.includes(notFound)) batch.push(notFound);
-      await renderPages(state, batch, { ...options, counts });
-      search.add(batch.map((output) => output.file));
-      await cache?.save(out, batch);
+    // One Astro build runs in this process; several, each in a process of its own (astro-worker.ts: why).
+    const processes = toRender.length > options.renderBatch ? new AstroProcesses() : undefined;
+    try {
+      for (let i = 0; i < toRender.length; i += options.renderBatch) {
+        const batch = toRender.slice(i, i + options.renderBatch);
+        if (notFound && !batch.includes(notFound)) batch.push(notFound);
+        await renderPages(state, batch, { ...options, counts, processes, ahead: i + options.renderBatch < toRender.length });
+        search.add(batch.map((output) => output.file));
+        await cache?.save(out, batch);
+      }
+    } finally {
+      await processes?.close();
     }
     await cache?.close(outputs);
   } catch (error) {
@@ -311,36 +286,46 @@ async function drawSocialImages(cards: SocialCard[], out: string, cacheDir: stri
 }
 
 /**
- * Astro renders `outputs` (their routes, and 404.html) into `out`; each page it wrote gets its components' styles
- * (component-styles.ts) and the Content-Security-Policy. `counts` carries progress across batches.
+ * Astro renders `outputs` (their routes, and 404.html) into `out`, in one of `processes` when given, else in this
+ * process; each page it wrote gets its components' styles (component-styles.ts) and the Content-Security-Policy.
+ * `counts` carries progress across batches; `ahead`: another batch follows. The prepared text of the pages
+ * rendered is dropped: nothing is held per page once it is written.
  */
 async function renderPages(
   state: SiteState,
   outputs: PageOutput[],
-  options: { out: string; cacheDir: string; progress: (event: BuildProgress) => void; counts: { compiled: number; rendered: number; total: number } },
+  options: { out: string; cacheDir: string; progress: (event: BuildProgress) => void; processes: AstroProcesses | undefined; ahead: boolean; counts: { compiled: number; rendered: number; total: number } },
 ): Promise<void> {
   const { out, progress, counts } = options;
   const routes = new Set(outputs.flatMap((output) => (output.route === undefined ? [] : [output.route])));
   const all = routes.size === state.data.pages.length;
   const { total } = counts;
-  const compiled = new Set<string>();
-  state.render = all ? undefined : routes;
-  state.onPageCompile = (file) => compiled.size < compiled.add(file).size && progress({ phase: 'compile', done: ++counts.compiled, total });
-  globalThis.docsSitesPageRendered = () => progress({ phase: 'render', done: ++counts.rendered, total });
+  // The batch's pages (and a 404.mdx, loadable whenever Astro runs: see SiteState.render).
+  const pages = state.data.pages.filter((page) => all || routes.has(page.route) || page.route === '/404');
+  const prepared = new Map(pages.flatMap((page) => {
+    const file = join(state.sourceDir, page.file);
+    const text = state.prepared.get(file);
+    return text === undefined ? [] : [[file, text] as const];
+  }));
   progress({ phase: 'compile', done: counts.compiled, total });
   // Astro's prerender bundle goes to a folder of this build (see docsIntegration), removed afterwards. It imports
   // packages, so it lives in the project (where node_modules resolve), not in the OS temp folder.
   await mkdir(join(SITES_DIR, '.astro'), { recursive: true });
   const serverDir = await mkdtemp(join(SITES_DIR, '.astro', 'build-'));
-  const mark = (globalThis.docsOwnScriptMark = newOwnScriptMark());
+  const ownScriptMark = newOwnScriptMark();
   try {
-    await astroBuild(astroConfig(state, { out, cacheDir: options.cacheDir, mode: 'build', serverDir }));
+    const { sourceDir, data, sanitize } = state;
+    const job: AstroJob = { state: { sourceDir, data, prepared, sanitize, render: all ? undefined : routes }, out, cacheDir: options.cacheDir, serverDir, ownScriptMark };
+    const on = {
+      compiled: () => progress({ phase: 'compile', done: ++counts.compiled, total }),
+      rendered: () => progress({ phase: 'render', done: ++counts.rendered, total }),
+    };
+    if (options.processes) await options.processes.build(job, { ...on, ahead: options.ahead });
+    else await (await import('./astro-job.ts')).runAstroJob(job, on);
   } finally {
-    globalThis.docsSitesPageRendered = undefined;
-    globalThis.docsOwnScriptMark = undefined;
-    state.render = undefined;
     await rm(serverDir, { recursive: true, force: true });
   }
+  for (const page of pages) if (page.route !== '/404') state.prepared.delete(join(state.sourceDir, page.file));
   const styles = new ComponentStyles(out);
-  await applyContentSecurityPolicy(out, mark, outputs.map((output) => output.file), (html) => styles.inPage(html));
+  await applyContentSecurityPolicy(out, ownScriptMark, outputs.map((output) => output.file), (html) => styles.inPage(html));
 }

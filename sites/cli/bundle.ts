@@ -1,8 +1,8 @@
 /**
  * Bundles the `docs` CLI for its package (`npm pack` in sites/ runs it): Node refuses to strip types under
- * node_modules, so the CLI and the builder run there as JavaScript (`dist/docs.js`, and `dist/social-worker.js`,
- * the social images' worker thread, beside it). The Astro project (src/) and the modules its pages import stay
- * TypeScript: Vite compiles those. Packages stay imports, resolved from the package's dependencies.
+ * node_modules, so the CLI and the builder run there as JavaScript (`dist/docs.js`, and beside it the worker
+ * threads' `dist/social-worker.js`, the social images, and `dist/astro-worker.js`, an Astro build). The Astro
+ * project (src/) and the modules its pages import stay TypeScript: Vite compiles those. Packages stay imports, resolved from the package's dependencies.
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,7 +12,11 @@ const root = join(import.meta.dirname, '..');
 const out = join(root, 'dist');
 await rm(out, { recursive: true, force: true });
 const result = await build({
-  entryPoints: { docs: join(root, 'cli', 'docs.ts'), 'social-worker': join(root, 'builder', 'social-worker.ts') },
+  entryPoints: {
+    docs: join(root, 'cli', 'docs.ts'),
+    'social-worker': join(root, 'builder', 'social-worker.ts'),
+    'astro-worker': join(root, 'builder', 'astro-worker.ts'),
+  },
   outdir: out,
   bundle: true,
   splitting: true,

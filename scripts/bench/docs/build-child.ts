@@ -3,7 +3,8 @@
  * result line with this process's maximum RSS. Astro is loaded only here: the parent never imports it.
  */
 import { pathToFileURL } from 'node:url';
-import { RESULT_MARKER, type ChildResult } from './build.ts';
+import { readFileSync } from 'node:fs';
+import { PHASE_MARKER, RESULT_MARKER, SOCIAL_PHASE, type ChildResult } from './build.ts';
 import { OUR_RENDERER } from './paths.ts';
 
 async function childMain(kind: string, args: string[]): Promise<void> {
@@ -22,6 +23,8 @@ async function childMain(kind: string, args: string[]): Promise<void> {
       if (event.phase === phase) return;
       phases[phase] = (phases[phase] ?? 0) + (performance.now() - phaseStarted) / 1000;
       phase = event.phase;
+      // The parent samples the whole process tree (Astro builds in processes of their own): it notes its peak here.
+      if (phase === SOCIAL_PHASE) process.stdout.write(`${PHASE_MARKER}${phase}\n`);
       phaseStarted = performance.now();
       rssAtPhaseStartKb[phase] ??= process.resourceUsage().maxRSS;
     };
@@ -41,8 +44,15 @@ async function childMain(kind: string, args: string[]): Promise<void> {
   }
   const buildMs = performance.now() - started;
   const usage = process.resourceUsage();
-  const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
+  const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6 + childrenCpuSeconds();
   console.log(`${RESULT_MARKER}${JSON.stringify({ ...result, buildMs, cpuSeconds, maxRssKb: usage.maxRSS })}`);
+}
+
+/** CPU seconds of this process's ended children (Astro's build processes, Pagefind's binary): /proc's cutime + cstime. */
+function childrenCpuSeconds(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / 100; // fields 16 and 17 of proc(5), in clock ticks of 1/100 s
 }
 
 const [kind = '', ...args] = process.argv.slice(2);

@@ -14,6 +14,8 @@ const CHILD = fileURLToPath(new URL('./build-child.ts', import.meta.url));
 export const RESULT_MARKER = 'BENCH_DOCS_RESULT ';
 /** buildSite's progress phase that draws a social-preview PNG per page. */
 export const SOCIAL_PHASE = 'social-images';
+/** A line the child prints when the social-images phase begins. */
+export const PHASE_MARKER = 'BENCH_DOCS_PHASE ';
 
 export type BuildKind = 'ours' | 'starlight';
 
@@ -22,7 +24,7 @@ export interface ChildResult {
   maxRssKb: number;
   /** Time in the child from its start to the end of the build (module loading included, Node start-up not). */
   buildMs: number;
-  /** CPU seconds (user + system) of the Node process; Pagefind's binary not included. */
+  /** CPU seconds (user + system) of the Node process and its ended children (Astro's build processes, Pagefind). */
   cpuSeconds: number;
   pages?: number;
   /** Ours: HTML files rendered, and taken from the build cache. */
@@ -52,7 +54,8 @@ export interface BuildRun {
   cached?: number;
   /** Ours without the social-images phase (Starlight draws no images): wall seconds minus that phase, and
    * the Node process's maxRSS when it began. */
-  withoutSocialImages?: { seconds: number; nodePeakMb: number };
+  /** Wall seconds less the social-images phase; the tree's peak RSS until it began. */
+  withoutSocialImages?: { seconds: number; peakMb: number };
   note?: string;
 }
 
@@ -100,7 +103,14 @@ export async function runChild(kind: BuildKind, pages: number, args: string[], o
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  let peakBeforeSocialKb: number | undefined;
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    if (peakBeforeSocialKb === undefined && stdout.includes(`${PHASE_MARKER}${SOCIAL_PHASE}`)) {
+      sample();
+      peakBeforeSocialKb = treePeakKb;
+    }
+  });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   let treePeakKb = 0;
   const sample = () => {
@@ -132,7 +142,7 @@ export async function runChild(kind: BuildKind, pages: number, args: string[], o
     ...(result?.phases ? { phases: result.phases } : {}),
     ...(result?.rendered !== undefined ? { rendered: result.rendered, cached: result.cached ?? 0 } : {}),
     ...(result?.phases?.[SOCIAL_PHASE] !== undefined && result.rssAtPhaseStartKb?.[SOCIAL_PHASE] !== undefined
-      ? { withoutSocialImages: { seconds: wallSeconds - result.phases[SOCIAL_PHASE], nodePeakMb: result.rssAtPhaseStartKb[SOCIAL_PHASE] / 1024 } }
+      ? { withoutSocialImages: { seconds: wallSeconds - result.phases[SOCIAL_PHASE], peakMb: Math.max(peakBeforeSocialKb ?? 0, result.rssAtPhaseStartKb[SOCIAL_PHASE]) / 1024 } }
       : {}),
     ...(!ok
       ? { note: `exit ${code}; last output:\n    ${output}` }

@@ -36,7 +36,7 @@ export function printBuilds(rows: readonly SizeRow[]): void {
       if (!run) continue;
       const label = `${run.kind === 'ours' ? 'ours' : 'Starlight'} ${integer(run.pages)}`;
       console.log(
-        `  ${label}: ${run.htmlFiles} HTML files; in the child ${fixed(run.buildSeconds)} s, ${fixed(run.cpuSeconds)} CPU s (Node process, user+sys: less sensitive to other load); Node maxRSS ${fixed(run.nodePeakMb, 0)} MB` +
+        `  ${label}: ${run.htmlFiles} HTML files; in the child ${fixed(run.buildSeconds)} s, ${fixed(run.cpuSeconds)} CPU s (the Node process and its children, user+sys: less sensitive to other load); Node maxRSS ${fixed(run.nodePeakMb, 0)} MB` +
           (run.note ? `; ${run.note}` : ''),
       );
       if (run.phases) {
@@ -48,12 +48,12 @@ export function printBuilds(rows: readonly SizeRow[]): void {
   const derived = rows.filter((r) => r.ours?.ok && r.ours.withoutSocialImages && r.starlight?.ok);
   if (derived.length > 0) {
     console.log(`  Ours draws a social-preview PNG per page (satori + resvg, phase ${SOCIAL_PHASE}); Starlight draws none.`);
-    console.log('  Ours without that phase (derived, not a separate build: wall s minus the phase; Node maxRSS when it began):');
+    console.log('  Ours without that phase (derived, not a separate build: wall s minus the phase; peak MB until it began):');
     for (const { pages, ours, starlight } of derived) {
       const without = ours!.withoutSocialImages!;
       console.log(
         `    ${integer(pages)} pages: ${fixed(without.seconds)} s (${ratio(without.seconds, starlight!.wallSeconds)} Starlight's time), ` +
-          `${fixed(without.nodePeakMb, 0)} MB (${ratio(without.nodePeakMb, starlight!.nodePeakMb)} Starlight's Node maxRSS)`,
+          `${fixed(without.peakMb, 0)} MB (${ratio(without.peakMb, starlight!.peakMb)} Starlight's peak)`,
       );
     }
   }

@@ -51,11 +51,16 @@ export function runBuildWorker(
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', stop);
       if (options.signal?.aborted) return resolve({ type: 'failed', error: 'Another process took this build over' });
+      // The limit holds in each process of the build (its Astro builds inherit it: sites/builder/astro-processes.ts),
+      // and one of those running out ends the build as failed, with this in the output they share.
+      const outOfMemory = /heap out of memory|Allocation failed/i.test(stderr);
+      const memoryError = `The build needed more than its ${options.memoryMb} MB of memory and was stopped`;
+      if (outcome?.type === 'failed' && outOfMemory) return resolve({ type: 'failed', error: memoryError });
       if (outcome && (outcome.type === 'failed' || code === 0)) return resolve(outcome);
       const why = timedOut
         ? `The build took longer than ${Math.round(options.timeoutMs / 1000)} s and was stopped`
-        : /heap out of memory|Allocation failed/i.test(stderr)
-          ? `The build needed more than its ${options.memoryMb} MB of memory and was stopped`
+        : outOfMemory
+          ? memoryError
           : `The build process ended unexpectedly (${signal ?? `exit code ${code}`})${stderr.trim() ? `: ${stderr.trim().split('\n').at(-1)}` : ''}`;
       resolve({ type: 'failed', error: why });
     });

@@ -1,0 +1,73 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { AstroJob } from './astro-job.ts';
+import type { AstroWorkerMessage } from './astro-worker.ts';
+
+// Beside this module: the TypeScript source here, the bundled JavaScript in the CLI's package (cli/bundle.ts).
+const WORKER = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './astro-worker.ts' : './astro-worker.js', import.meta.url));
+
+interface Worker {
+  child: ChildProcess;
+  /** Set when the process failed or ended before it was given a job. */
+  ended?: Error;
+}
+
+const endedEarly = (code: number | null, signal: NodeJS.Signals | null) => new Error(`The Astro build's process ended (${signal ?? `exit code ${code}`})`);
+
+function start(): Worker {
+  // Maps and Sets in messages; its output to our stderr (a host reads this process's stdout).
+  const child = fork(WORKER, [], { serialization: 'advanced', stdio: ['ignore', 2, 2, 'ipc'] });
+  const worker: Worker = { child };
+  child.on('error', (error) => (worker.ended ??= error));
+  child.on('exit', (code, signal) => (worker.ended ??= endedEarly(code, signal)));
+  return worker;
+}
+
+/**
+ * A build's Astro builds, each in a child process of its own (astro-worker.ts: why). The next one is started as
+ * the last one ends, so Astro loads while that batch's pages are finished; `close()` ends it.
+ */
+export class AstroProcesses {
+  #spare: Worker | undefined;
+
+  /**
+   * One Astro build. `ahead`: another build follows, whose process starts once this one's has ended (not before:
+   * two Astro builds at once would hold twice the memory).
+   */
+  async build(job: AstroJob, options: { compiled: () => void; rendered: () => void; ahead: boolean }): Promise<void> {
+    const worker = this.#spare ?? start();
+    this.#spare = undefined;
+    const { child } = worker;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        if (worker.ended) return reject(worker.ended);
+        child.on('message', (message: AstroWorkerMessage) => {
+          if (message.type === 'compiled') options.compiled();
+          else if (message.type === 'rendered') options.rendered();
+          else if (message.type === 'done') resolve();
+          else if (message.type === 'failed') reject(Object.assign(new Error(message.message), { name: message.name, stack: message.stack }));
+        });
+        child.once('error', reject);
+        child.once('exit', (code, signal) => reject(endedEarly(code, signal)));
+        child.send(job);
+      });
+    } finally {
+      await stop(child);
+      if (options.ahead) this.#spare = start();
+    }
+  }
+
+  async close(): Promise<void> {
+    const spare = this.#spare;
+    this.#spare = undefined;
+    if (spare) await stop(spare.child);
+  }
+}
+
+/** Ends a worker process and waits until it has (its memory is back before the next one starts). */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
