@@ -7,7 +7,8 @@
 // Building a site, locally or once per commit for hosting.
 export { buildSite, prepareSite, BuildError, type BuildOptions, type BuildResult, type BuildProgress, type Problem } from './builder/index.ts';
 export { buildHostedSite, type HostedBuildResult, type SiteManifest } from './builder/hosted-build.ts';
-export { devSite } from './builder/dev.ts';
+/** `docs dev`'s server; loaded when called, so a process that only builds never loads Astro's dev server itself. */
+export const devSite = async (...args: Parameters<typeof import('./builder/dev.ts').devSite>) => (await import('./builder/dev.ts')).devSite(...args);
 
 // Serving a hosted build: placeholders resolved per response, URLs and paths of pages, redirect precedence.
 export { needsResolving, resolveHosted, type Served } from './builder/hosted.ts';
