@@ -45,7 +45,7 @@ describe('the packed docs CLI', () => {
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { bin: Record<string, string>; engines: { node: string } };
     expect(manifest.bin).toEqual({ docs: 'bin/docs.js' });
     expect(manifest.engines.node).toBe('>=22.12');
-    for (const file of ['bin/docs.js', 'dist/docs.js', 'dist/social-worker.js', 'src/pages/[...slug].astro', 'README.md']) expect(existsSync(join(installed, file)), file).toBe(true);
+    for (const file of ['bin/docs.js', 'dist/docs.js', 'dist/social-worker.js', 'dist/astro-worker.js', 'src/pages/[...slug].astro', 'README.md']) expect(existsSync(join(installed, file)), file).toBe(true);
     expect(readdirSync(installed)).not.toContain('tests');
   });
 
