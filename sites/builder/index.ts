@@ -237,14 +237,16 @@ async function writePages(
     const fromCache = cache ? outputs.filter((output) => cache.has(output)) : [];
     const missed = new Set(cache ? await cache.restore(out, fromCache, { link: options.link }) : []);
     const restored = new Set(fromCache.filter((output) => !missed.has(output)));
-    search.add([...restored].map((output) => output.file));
     toRender = outputs.filter((output) => !restored.has(output));
-    // Astro writes 404.html whenever it runs (into the file: one linked from the cache is unlinked first).
+    // Astro writes 404.html whenever it runs (into the file: one linked from the cache is unlinked first). It is
+    // then a page of the batches, not of the cache: the search index reads it once Astro has written it.
     const notFound = outputs.find((output) => output.file === '404.html');
     if (toRender.length > 0 && notFound && !toRender.includes(notFound)) {
       toRender.push(notFound);
+      restored.delete(notFound);
       await rm(join(out, notFound.file), { force: true });
     }
+    search.add([...restored].map((output) => output.file));
     const counts = { compiled: 0, rendered: 0, total: toRender.filter((output) => output.route !== undefined).length };
     // One Astro build runs in this process; several, each in a process of its own (astro-worker.ts: why).
     const processes = toRender.length > options.renderBatch ? new AstroProcesses() : undefined;
