@@ -14,18 +14,17 @@ import { copyAssets } from './assets.ts';
 import { writeOutputs } from './outputs.ts';
 import { SearchIndex } from './search-index.ts';
 import { socialCards, writeSocialImages, type SocialCard } from './social-images.ts';
-import type { SiteState } from './integration.ts';
+import { loadsPage, type SiteState } from './integration.ts';
 import { AstroProcesses } from './astro-processes.ts';
 import type { AstroJob } from './astro-job.ts';
 import { buildSiteData, normalizeBase } from './site-data.ts';
 import { ComponentStyles } from './component-styles.ts';
 import { applyContentSecurityPolicy, newOwnScriptMark } from './csp.ts';
 import { BuildCache, pageOutputs, privateDirectory, rendererFingerprint, type PageOutput } from './build-cache.ts';
+import { SITES_DIR } from './project.ts';
 
 export type { Problem } from '../content/types.ts';
 export type { RenderContext } from '../src/lib/types.ts';
-
-import { SITES_DIR } from './project.ts';
 
 export { SITES_DIR } from './project.ts';
 
@@ -300,12 +299,11 @@ async function renderPages(
 ): Promise<void> {
   const { out, progress, counts } = options;
   const routes = new Set(outputs.flatMap((output) => (output.route === undefined ? [] : [output.route])));
-  const all = routes.size === state.data.pages.length;
+  const render = routes.size === state.data.pages.length ? undefined : routes;
   const { total } = counts;
-  // The batch's pages (and a 404.mdx, loadable whenever Astro runs: see SiteState.render).
-  const pages = state.data.pages.filter((page) => all || routes.has(page.route) || page.route === '/404');
-  const prepared = new Map(pages.flatMap((page) => {
-    const file = join(state.sourceDir, page.file);
+  // The prepared text of the pages this Astro build loads (see SiteState.render).
+  const files = state.data.pages.filter((page) => loadsPage(render, page.route)).map((page) => ({ route: page.route, file: join(state.sourceDir, page.file) }));
+  const prepared = new Map(files.flatMap(({ file }) => {
     const text = state.prepared.get(file);
     return text === undefined ? [] : [[file, text] as const];
   }));
@@ -317,7 +315,7 @@ async function renderPages(
   const ownScriptMark = newOwnScriptMark();
   try {
     const { sourceDir, data, sanitize } = state;
-    const job: AstroJob = { state: { sourceDir, data, prepared, sanitize, render: all ? undefined : routes }, out, cacheDir: options.cacheDir, serverDir, ownScriptMark };
+    const job: AstroJob = { state: { sourceDir, data, prepared, sanitize, render }, out, cacheDir: options.cacheDir, serverDir, ownScriptMark };
     const on = {
       compiled: () => progress({ phase: 'compile', done: ++counts.compiled, total }),
       rendered: () => progress({ phase: 'render', done: ++counts.rendered, total }),
@@ -327,7 +325,8 @@ async function renderPages(
   } finally {
     await rm(serverDir, { recursive: true, force: true });
   }
-  for (const page of pages) if (page.route !== '/404') state.prepared.delete(join(state.sourceDir, page.file));
+  // A 404.mdx stays: every batch loads it.
+  for (const { route, file } of files) if (route !== '/404') state.prepared.delete(file);
   const styles = new ComponentStyles(out);
   await applyContentSecurityPolicy(out, ownScriptMark, outputs.map((output) => output.file), (html) => styles.inPage(html));
 }

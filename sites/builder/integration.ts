@@ -46,6 +46,9 @@ declare global {
   var docsSitesPageRendered: ((route: string) => void) | undefined;
 }
 
+/** Whether an Astro build that renders `render` (every page when unset) loads the page at `route`. */
+export const loadsPage = (render: ReadonlySet<string> | undefined, route: string) => !render || render.has(route) || route === '/404';
+
 const VIRTUAL_SITE = 'virtual:docs/site';
 const RESOLVED_SITE = `\0${VIRTUAL_SITE}`;
 
@@ -56,7 +59,7 @@ const RESOLVED_SITE = `\0${VIRTUAL_SITE}`;
 export function siteModule(state: SiteState): string {
   const { render } = state;
   const loaders = state.data.pages
-    .filter((page) => !render || render.has(page.route) || page.route === '/404')
+    .filter((page) => loadsPage(render, page.route))
     .map((page) => `  ${JSON.stringify(page.route)}: () => import(${JSON.stringify(join(state.sourceDir, page.file))}),`)
     .join('\n');
   // One string literal parsed at run time: a bundler reads it as one token, where the object literal of a

@@ -1,8 +1,9 @@
 /**
  * Bundles the `docs` CLI for its package (`npm pack` in sites/ runs it): Node refuses to strip types under
  * node_modules, so the CLI and the builder run there as JavaScript (`dist/docs.js`, and beside it the worker
- * threads' `dist/social-worker.js`, the social images, and `dist/astro-worker.js`, an Astro build). The Astro
- * project (src/) and the modules its pages import stay TypeScript: Vite compiles those. Packages stay imports, resolved from the package's dependencies.
+ * entries `dist/social-worker.js`, the social images' thread, and `dist/astro-worker.js`, an Astro build's
+ * process). The Astro project (src/) and the modules its pages import stay TypeScript: Vite compiles those.
+ * Packages stay imports, resolved from the package's dependencies.
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -52,9 +52,8 @@ export interface BuildRun {
   /** Ours: HTML files rendered and taken from the build cache. */
   rendered?: number;
   cached?: number;
-  /** Ours without the social-images phase (Starlight draws no images): wall seconds minus that phase, and
-   * the Node process's maxRSS when it began. */
-  /** Wall seconds less the social-images phase; the tree's peak RSS until it began. */
+  /** Ours without the social-images phase (Starlight draws no images): wall seconds minus that phase, and the
+   * process tree's peak RSS until it began. */
   withoutSocialImages?: { seconds: number; peakMb: number };
   note?: string;
 }
@@ -101,6 +100,10 @@ export async function runChild(kind: BuildKind, pages: number, args: string[], o
     env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let treePeakKb = 0;
+  const sample = () => {
+    if (child.pid !== undefined) treePeakKb = Math.max(treePeakKb, treeRssKb(child.pid));
+  };
   let stdout = '';
   let stderr = '';
   let peakBeforeSocialKb: number | undefined;
@@ -112,10 +115,6 @@ export async function runChild(kind: BuildKind, pages: number, args: string[], o
     }
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  let treePeakKb = 0;
-  const sample = () => {
-    if (child.pid !== undefined) treePeakKb = Math.max(treePeakKb, treeRssKb(child.pid));
-  };
   const sampler = setInterval(sample, SAMPLE_INTERVAL_MS);
   const killer = setTimeout(() => child.kill('SIGKILL'), buildTimeoutMs(pages));
   const code = await new Promise<number | null>((resolvePromise) => child.on('close', resolvePromise));
