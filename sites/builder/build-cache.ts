@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { copyFile, link as linkFile, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { copyFile, cp, link as linkFile, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
 import pLimit from 'p-limit';
 import { bodyFacts, type BodyFacts } from '../check/index.ts';
 import type { SourcePage } from '../content/types.ts';
@@ -19,10 +19,12 @@ import type { SiteData } from '../src/lib/types.ts';
  *                   data and its prepared MDX. An edit to one page's body changes one key; a change to docs.json or
  *                   to a title changes every key.
  *   _astro/         the assets pages load (content-hashed names, so a union is always right)
+ *   search/<key>/   a part of the search index (search-parts.ts), named by the hash of its pages' files and keys:
+ *                   a build whose pages of that part are all unchanged takes it as it is
  *   facts.json      per page body (by hash of body and variables): whether it parses, its anchors and links, so the
  *                   link checks do not parse unchanged pages again
  *
- * Entries are written to a temporary name and renamed, so builds sharing the folder (two branches of one hosted
+ * Entries (a search part: its folder) are written to a temporary name and renamed, so builds sharing the folder (two branches of one hosted
  * repository) never read half a file; an entry another build removed is a miss, rendered again. Entries unused
  * for {@link MAX_UNUSED_MS} are removed after a build.
  */
@@ -113,6 +115,7 @@ export class BuildCache {
   readonly #dir: string;
   readonly #facts: Map<string, BodyFacts>;
   readonly #usedFacts = new Map<string, BodyFacts>();
+  readonly #usedSearchParts = new Set<string>();
   /** The site's variables as JSON, made once (every page's facts key has them). */
   readonly #variablesJson = new WeakMap<object, string>();
   /** What went wrong keeping this build's results (the build itself is fine): buildSite reports it as progress. */
@@ -188,6 +191,49 @@ export class BuildCache {
   }
 
   /**
+   * The search part cached under `key` into `target` (made here; linked or copied as {@link restore} places pages).
+   * False when there is none, or it went meanwhile (`target` is then removed): the caller indexes the part.
+   */
+  async restoreSearchPart(key: string, target: string, options: { link?: boolean } = {}): Promise<boolean> {
+    const entry = join(this.#dir, 'search', key);
+    try {
+      // Every part has its entry file; an empty one is what a power cut can leave (see restore).
+      if ((await stat(join(entry, 'pagefind-entry.json'))).size === 0) throw new Error('empty cache entry');
+      const now = new Date();
+      await utimes(entry, now, now);
+      const items = await readdir(entry, { recursive: true, withFileTypes: true });
+      await mkdir(target, { recursive: true });
+      for (const item of items) if (item.isDirectory()) await mkdir(join(target, relative(entry, join(item.parentPath, item.name))), { recursive: true });
+      await eachLimited(items.filter((item) => !item.isDirectory()), IO_CONCURRENCY, (item) => {
+        const path = relative(entry, join(item.parentPath, item.name));
+        return placeFile(join(entry, path), join(target, path), options.link ?? false);
+      });
+      this.#usedSearchParts.add(key);
+      return true;
+    } catch {
+      await rm(target, { recursive: true, force: true });
+      return false;
+    }
+  }
+
+  /** Keeps a search part this build wrote in `from` under `key` (best effort, as {@link save}). */
+  async saveSearchPart(key: string, from: string): Promise<void> {
+    await this.#bestEffort(async () => {
+      const entry = join(this.#dir, 'search', key);
+      const temporary = `${entry}.${randomBytes(6).toString('hex')}.tmp`;
+      await cp(from, temporary, { recursive: true });
+      try {
+        await rename(temporary, entry);
+      } catch (error) {
+        await rm(temporary, { recursive: true, force: true });
+        // Another build of the site kept the same part first.
+        if (!['EEXIST', 'ENOTEMPTY'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+      }
+      this.#usedSearchParts.add(key);
+    });
+  }
+
+  /**
    * Keeps what this build rendered (`outputs`, written in `out`) and its assets. Best effort: a cache that cannot be
    * written (disk full, the folder emptied by a build of a newer renderer) costs a later build time, not this one
    * its result.
@@ -212,8 +258,8 @@ export class BuildCache {
   }
 
   /**
-   * Writes the facts this build used and removes page entries no build used for {@link MAX_UNUSED_MS} (and
-   * temporary files a build that died left).
+   * Writes the facts this build used and removes page entries and search parts no build used for
+   * {@link MAX_UNUSED_MS} (and temporary files a build that died left).
    */
   async close(used: PageOutput[]): Promise<void> {
     await this.#bestEffort(() => this.#close(used));
@@ -233,10 +279,12 @@ export class BuildCache {
     const stale = Date.now() - MAX_UNUSED_MS;
     const names = await readdir(this.#dir);
     const candidates = names.filter((name) => (name.endsWith('.html') && !keep.has(name)) || name.endsWith('.tmp'));
+    const parts = await readdir(join(this.#dir, 'search')).catch(() => [] as string[]);
+    candidates.push(...parts.filter((name) => !this.#usedSearchParts.has(name)).map((name) => join('search', name)));
     await eachLimited(candidates, IO_CONCURRENCY, async (name) => {
       const entry = join(this.#dir, name);
       const info = await stat(entry).catch(() => undefined);
-      if (info && info.mtimeMs < stale) await rm(entry, { force: true });
+      if (info && info.mtimeMs < stale) await rm(entry, { recursive: true, force: true });
     });
   }
 }

@@ -13,6 +13,7 @@ import type { ConfigLocator } from '../config/semantics.ts';
 import { copyAssets } from './assets.ts';
 import { writeOutputs } from './outputs.ts';
 import { SearchIndex } from './search-index.ts';
+import { searchPartFolders, searchPartOf } from './search-parts.ts';
 import { socialCards, writeSocialImages, type SocialCard } from './social-images.ts';
 import { loadsPage, type SiteState } from './integration.ts';
 import { AstroProcesses } from './astro-processes.ts';
@@ -75,6 +76,8 @@ export interface BuildOptions {
    * (`BuildResult.socialCards`): a host draws each when it is first asked for, and the build is not held up.
    */
   drawSocialImages?: boolean;
+  /** Parts of the search index in every language (default by its pages: search-parts.ts); tests set more. */
+  searchParts?: number;
 }
 
 export interface BuildResult {
@@ -88,6 +91,8 @@ export interface BuildResult {
   /** HTML files rendered by this build and taken from the build cache. */
   rendered: number;
   cached: number;
+  /** Parts of the search index (search-parts.ts) this build indexed and took from the build cache. */
+  searchParts: { indexed: number; cached: number };
 }
 
 /** A build that did not produce a site: its problems say why. */
@@ -132,6 +137,7 @@ export async function prepareSite(options: {
   strict?: boolean;
   /** checkSite's per-page facts (a build cache's). */
   facts?: CheckOptions['facts'];
+  searchParts?: number;
 }): Promise<PreparedSite> {
   const base = normalizeBase(options.base);
   const context: RenderContext = { ...DEFAULT_CONTEXT, ...options.context };
@@ -156,7 +162,7 @@ export async function prepareSite(options: {
     const h1 = /^#[ \t]+(.+?)[ \t#]*$/m.exec(result.markdown.split(/^(?:```|~~~)/m, 1)[0] ?? '')?.[1];
     if (h1) firstHeadings.set(page.route, h1);
   }
-  const data = buildSiteData({ config: source.config, pages: source.pages, ok, zoom, firstHeadings, base, site: options.site, context });
+  const data = buildSiteData({ config: source.config, pages: source.pages, ok, zoom, firstHeadings, base, site: options.site, context, searchParts: options.searchParts });
   return { state: { sourceDir, data, prepared, sanitize }, locate: source.locate, pages: source.pages, problems, markdown };
 }
 
@@ -187,7 +193,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const outputs = pageOutputs(fingerprint, state.data, (file) => state.prepared.get(join(state.sourceDir, file)));
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
-  const { rendered, searched } = await writePages(state, outputs, cache, { out, cacheDir, progress, renderBatch: options.renderBatch ?? RENDER_BATCH, link: options.linkFromCache ?? false });
+  const { rendered, searched, searchParts } = await writePages(state, outputs, cache, { out, cacheDir, progress, renderBatch: options.renderBatch ?? RENDER_BATCH, link: options.linkFromCache ?? false });
   // The outputs are written while Pagefind finishes its index in its own process. (The social images come after:
   // drawn meanwhile, they would hide the index's time in theirs, which the bench subtracts.)
   let cards: SocialCard[];
@@ -214,6 +220,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     socialCards: cards,
     rendered,
     cached,
+    searchParts,
   };
 }
 
@@ -221,22 +228,30 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
  * The site's HTML pages and their search index into `out` (empty): the build cache's pages first (one another
  * build removed meanwhile is rendered instead), which Pagefind indexes in its own process while Astro renders the
  * rest, `renderBatch` pages per Astro build. Returns how many HTML files were rendered once they are all written,
- * and the search index being written (`searched`: Pagefind may still be indexing; awaited by the caller).
+ * and the search index being written (`searched`: Pagefind may still be indexing; awaited by the caller). The
+ * search parts whose pages are all unchanged come from the cache as they are.
  */
 async function writePages(
   state: SiteState,
   outputs: PageOutput[],
   cache: BuildCache | undefined,
   options: { out: string; cacheDir: string; progress: (event: BuildProgress) => void; renderBatch: number; link: boolean },
-): Promise<{ rendered: number; searched: Promise<unknown> }> {
+): Promise<{ rendered: number; searched: Promise<unknown>; searchParts: BuildResult['searchParts'] }> {
   const { out } = options;
-  const search = await SearchIndex.create(out);
+  const partOf = (output: PageOutput) => searchPartOf(state.data.config, state.data.searchParts, output);
+  const fromCache = cache ? outputs.filter((output) => cache.has(output)) : [];
+  const [search, missed] = await Promise.all([
+    SearchIndex.open(out, outputs, { folders: searchPartFolders(state.data.searchParts), partOf }, cache, { link: options.link }),
+    cache ? cache.restore(out, fromCache, { link: options.link }) : [],
+  ]);
   let toRender: PageOutput[];
   try {
-    const fromCache = cache ? outputs.filter((output) => cache.has(output)) : [];
-    const missed = new Set(cache ? await cache.restore(out, fromCache, { link: options.link }) : []);
-    const restored = new Set(fromCache.filter((output) => !missed.has(output)));
+    const notRestored = new Set(missed);
+    const restored = new Set(fromCache.filter((output) => !notRestored.has(output)));
+    // In the order of their search parts: each part is written (and leaves Pagefind) once its last page is.
     toRender = outputs.filter((output) => !restored.has(output));
+    const parts = new Map(toRender.map((output) => [output, partOf(output)]));
+    toRender.sort((a, b) => parts.get(a)!.localeCompare(parts.get(b)!));
     // Astro writes 404.html whenever it runs (into the file: one linked from the cache is unlinked first). It is
     // then a page of the batches, not of the cache: the search index reads it once Astro has written it.
     const notFound = outputs.find((output) => output.file === '404.html');
@@ -265,7 +280,7 @@ async function writePages(
     await search.discard();
     throw error;
   }
-  return { rendered: toRender.length, searched: search.write() };
+  return { rendered: toRender.length, searched: search.write(), searchParts: { indexed: search.indexed, cached: search.restored } };
 }
 
 /**

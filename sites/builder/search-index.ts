@@ -1,11 +1,19 @@
-import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as pagefind from 'pagefind';
+import type { BuildCache, PageOutput } from './build-cache.ts';
 
 /** Pages sent to Pagefind and not yet answered: enough to keep its process busy, few enough to hold little. */
 const MAX_IN_FLIGHT = 32;
 
 const BODY_MARK = ' data-pagefind-body';
+
+/**
+ * What a part keeps of Pagefind's output: the index, the script and its worker and WebAssembly (the search box loads
+ * them from the first part that has pages: builder/search-parts.ts). Pagefind's UI bundles are not used.
+ */
+const PART_FILES = /^(?:pagefind-entry\.json|.*\.pf_meta|index|fragment|filter|pagefind\.js|pagefind-worker\.js|wasm\..*)$/;
 
 /**
  * What Pagefind reads of a built page: its `<html>` tag (the language) and `<title>`, and the page from the
@@ -25,76 +33,165 @@ export function searchDocument(html: Buffer): string | undefined {
 }
 
 /**
- * The Pagefind index of a built site, written to `<out>/pagefind/` (index, fragments and `pagefind.js`, which the
- * search box loads from the site's own origin). Pages are added as they are ready (the build cache's before
- * Astro renders the rest: Pagefind indexes in its own process meanwhile), then {@link write} writes it. Only each
- * page's `data-pagefind-body` (the article) is indexed. The Pagefind service process is shared by the whole Node
- * process; each build uses its own index and deletes it (the service is never closed here, other builds may be
- * using it).
+ * The Pagefind index of a built site, in parts (search-parts.ts) written to `<out>/pagefind/<language>/<n>/`, each
+ * with `pagefind.js`: the search box loads one from the site's own origin, which merges the language's other parts. A part whose
+ * pages are all unchanged since a build the cache kept it for is taken from the cache; the others are indexed as
+ * their pages are ready (the build cache's before Astro renders the rest: Pagefind indexes in its own process
+ * meanwhile), each written, kept and dropped from Pagefind as soon as its last page is in. Only each page's
+ * `data-pagefind-body` (the article) is indexed.
  */
 export class SearchIndex {
+  /** The part of each HTML file; undefined for a part taken from the cache. */
+  readonly #parts: Map<string, SearchPart | undefined>;
+  readonly #indexed: SearchPart[];
+  readonly restored: number;
+
+  private constructor(parts: Map<string, SearchPart | undefined>, indexed: SearchPart[], restored: number) {
+    this.#parts = parts;
+    this.#indexed = indexed;
+    this.restored = restored;
+  }
+
+  /**
+   * The index of `outputs` (every HTML file the build writes) in `folders` (its parts), each output in its
+   * `partOf`; the parts the cache has are placed now.
+   */
+  static async open(
+    out: string,
+    outputs: PageOutput[],
+    parts: { folders: string[]; partOf: (output: PageOutput) => string },
+    cache?: BuildCache,
+    options: { link?: boolean } = {},
+  ): Promise<SearchIndex> {
+    const members = Map.groupBy(outputs, parts.partOf);
+    const byFile = new Map<string, SearchPart | undefined>();
+    const indexed: SearchPart[] = [];
+    let restored = 0;
+    await Promise.all(
+      parts.folders.map(async (folder) => {
+        const files = members.get(folder) ?? [];
+        const key = createHash('sha256').update(`${folder}\0${files.map((o) => `${o.file}\0${o.key}`).sort().join('\0')}`).digest('hex');
+        const dir = join(out, 'pagefind', folder);
+        const part = (await cache?.restoreSearchPart(key, dir, options)) ? undefined : new SearchPart(out, dir, files.map((o) => o.file), () => cache?.saveSearchPart(key, dir));
+        if (part) indexed.push(part);
+        else restored++;
+        for (const output of files) byFile.set(output.file, part);
+      }),
+    );
+    return new SearchIndex(byFile, indexed, restored);
+  }
+
+  /** The parts {@link write} indexes. */
+  get indexed(): number {
+    return this.#indexed.length;
+  }
+
+  /** Queues HTML files (relative to the output folder) that are written; those of cached parts are not read. */
+  add(files: readonly string[]): void {
+    for (const file of [...files].sort()) this.#parts.get(file)?.add(file);
+  }
+
+  /** Writes every part not yet written once its queued pages are in; throws the first failure. */
+  async write(): Promise<{ pages: number }> {
+    const pages = await Promise.all(this.#indexed.map((part) => part.write()));
+    return { pages: pages.reduce((sum, n) => sum + n, 0) };
+  }
+
+  /** Drops the parts being indexed (a build that failed before writing them). */
+  async discard(): Promise<void> {
+    await Promise.all(this.#indexed.map((part) => part.discard()));
+  }
+}
+
+/**
+ * One part being indexed: a Pagefind index in Pagefind's service process (shared by the whole Node process; each
+ * part uses its own index and deletes it: the service is never closed here, other builds may be using it),
+ * written to `dir` once every one of its files was added.
+ */
+class SearchPart {
   readonly #out: string;
-  readonly #index: pagefind.PagefindIndex;
+  readonly #dir: string;
+  readonly #keep: () => Promise<void> | undefined;
+  /** Its files not added yet. */
+  readonly #waiting: Set<string>;
+  #index: Promise<pagefind.PagefindIndex> | undefined;
   /** Files are read one after another and sent in order, a few adds in flight; the first failure is kept. */
   #queue: Promise<void> = Promise.resolve();
   readonly #inFlight = new Set<Promise<void>>();
   #failure: unknown;
   #pages = 0;
+  #written: Promise<number> | undefined;
 
-  private constructor(out: string, index: pagefind.PagefindIndex) {
+  constructor(out: string, dir: string, files: string[], keep: () => Promise<void> | undefined) {
     this.#out = out;
-    this.#index = index;
+    this.#dir = dir;
+    this.#waiting = new Set(files);
+    this.#keep = keep;
   }
 
-  static async create(out: string): Promise<SearchIndex> {
-    const created = await pagefind.createIndex({ excludeSelectors: ['.copy-code', '[data-pagefind-ignore]'] });
-    if (!created.index) throw new Error(`Pagefind could not start: ${created.errors.join('; ')}`);
-    return new SearchIndex(out, created.index);
+  #pagefind(): Promise<pagefind.PagefindIndex> {
+    this.#index ??= pagefind.createIndex({ excludeSelectors: ['.copy-code', '[data-pagefind-ignore]'] }).then((created) => {
+      if (!created.index) throw new Error(`Pagefind could not start: ${created.errors.join('; ')}`);
+      return created.index;
+    });
+    return this.#index;
   }
 
-  /** Queues HTML files (relative to the output folder), in name order. */
-  add(files: readonly string[]): void {
-    for (const file of [...files].sort()) {
-      this.#queue = this.#queue.then(async () => {
-        if (this.#failure) return;
-        while (this.#inFlight.size >= MAX_IN_FLIGHT) await Promise.race(this.#inFlight);
-        try {
-          const content = searchDocument(await readFile(join(this.#out, file)));
-          if (content === undefined) return;
-          const added: Promise<void> = this.#index.addHTMLFile({ sourcePath: file, content }).then(
-            (result) => {
-              if (result.errors.length) this.#failure ??= new Error(`Pagefind: ${result.errors.join('; ')}`);
-              else this.#pages++;
-            },
-            (error: unknown) => void (this.#failure ??= error),
-          );
-          this.#inFlight.add(added);
-          void added.finally(() => this.#inFlight.delete(added));
-        } catch (error) {
-          this.#failure ??= error;
-        }
-      });
-    }
+  add(file: string): void {
+    // A file comes once (404.html is in every Astro batch: its first copy is the one indexed, all are the same).
+    if (!this.#waiting.delete(file)) return;
+    this.#queue = this.#queue.then(async () => {
+      if (this.#failure) return;
+      while (this.#inFlight.size >= MAX_IN_FLIGHT) await Promise.race(this.#inFlight);
+      try {
+        const content = searchDocument(await readFile(join(this.#out, file)));
+        if (content === undefined) return;
+        const index = await this.#pagefind();
+        const added: Promise<void> = index.addHTMLFile({ sourcePath: file, content }).then(
+          (result) => {
+            if (result.errors.length) this.#failure ??= new Error(`Pagefind: ${result.errors.join('; ')}`);
+            else this.#pages++;
+          },
+          (error: unknown) => void (this.#failure ??= error),
+        );
+        this.#inFlight.add(added);
+        void added.finally(() => this.#inFlight.delete(added));
+      } catch (error) {
+        this.#failure ??= error;
+      }
+    });
+    // Written as soon as its last page is in, while the build goes on: Pagefind then holds one part, not the site.
+    if (this.#waiting.size === 0) void this.write().catch(() => {});
   }
 
-  /** Writes the index once every queued page is in; throws the first failure. */
-  async write(): Promise<{ pages: number }> {
-    try {
-      await this.#queue;
-      await Promise.all(this.#inFlight);
-      if (this.#failure) throw this.#failure;
-      const written = await this.#index.writeFiles({ outputPath: join(this.#out, 'pagefind') });
-      if (written.errors.length) throw new Error(`Pagefind: ${written.errors.join('; ')}`);
-      return { pages: this.#pages };
-    } finally {
-      await this.#index.deleteIndex();
-    }
+  /** Writes the part (once), keeps it in the build cache; returns how many pages it has. */
+  write(): Promise<number> {
+    this.#written ??= (async () => {
+      try {
+        await this.#settled();
+        if (this.#failure) throw this.#failure;
+        const index = await this.#pagefind();
+        const written = await index.writeFiles({ outputPath: this.#dir });
+        if (written.errors.length) throw new Error(`Pagefind: ${written.errors.join('; ')}`);
+      } finally {
+        await this.discard();
+      }
+      for (const name of await readdir(this.#dir)) if (!PART_FILES.test(name)) await rm(join(this.#dir, name), { recursive: true });
+      await this.#keep();
+      return this.#pages;
+    })();
+    return this.#written;
   }
 
-  /** Drops the index (a build that failed before writing it). */
-  async discard(): Promise<void> {
+  async #settled(): Promise<void> {
     await this.#queue;
     await Promise.all(this.#inFlight);
-    await this.#index.deleteIndex();
+  }
+
+  async discard(): Promise<void> {
+    await this.#settled();
+    const index = this.#index;
+    this.#index = undefined;
+    if (index) await (await index.catch(() => undefined))?.deleteIndex();
   }
 }

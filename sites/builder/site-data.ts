@@ -3,6 +3,7 @@ import { isExternal, type DocsConfig } from '../config/schema/index.ts';
 import type { SourcePage } from '../content/types.ts';
 import { sidebarTitles } from '../src/lib/nav.ts';
 import type { PageData, RenderContext, SiteData } from '../src/lib/types.ts';
+import { searchParts } from './search-parts.ts';
 
 /** `'/'`, `''`, `'/a/b/'`, `'a/b'` -> `''`, `''`, `'/a/b'`, `'/a/b'`. */
 export function normalizeBase(base: string | undefined): string {
@@ -47,6 +48,8 @@ export interface SiteDataOptions {
   base: string;
   site?: string | undefined;
   context: RenderContext;
+  /** Parts of the search index in every language; default by the pages of each (search-parts.ts). */
+  searchParts?: number | undefined;
 }
 
 export function buildSiteData(options: SiteDataOptions): SiteData {
@@ -117,6 +120,7 @@ export function buildSiteData(options: SiteDataOptions): SiteData {
     favicon,
     codeHost,
     pages,
+    searchParts: searchParts(config, pages.map((page) => page.route), options.searchParts),
     // Only what the page shows: the key stays with the hosting server.
     chat: config.agent.key ? { placeholder: config.agent.placeholder, questions: config.agent.questions ?? [] } : undefined,
   };

@@ -186,6 +186,8 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'documentation sites in a browser'
       base: BASE,
       context: { published: true, defaultBranch: true, customDomain: false },
       config: { search: {} },
+      // The search index in parts, as a large site's is: the box merges them (every search test crosses parts).
+      searchParts: 3,
     });
     empty = await buildFixture('docs-empty');
     [fullServer, emptyServer] = await Promise.all([serveStatic(full.out, { base: BASE }), serveStatic(empty.out)]);

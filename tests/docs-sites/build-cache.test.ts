@@ -60,10 +60,10 @@ function files(out: string, { search = false } = {}): Map<string, string> {
 const html = (out: string, route: string) => readFileSync(join(out, htmlPath(route)), 'utf8');
 const entries = (dir = cacheDir) => readdirSync(join(dir, 'pages')).filter((name) => name.endsWith('.html'));
 
-/** The text Pagefind keeps of each page (its fragments), joined. */
+/** The text Pagefind keeps of each page (its fragments, in every part of the index), joined. */
 function searchText(out: string): string {
-  const folder = join(out, 'pagefind', 'fragment');
-  return readdirSync(folder).map((name) => gunzipSync(readFileSync(join(folder, name))).toString('utf8')).join('\n');
+  const fragments = readdirSync(join(out, 'pagefind'), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.pf_fragment'));
+  return fragments.map((name) => gunzipSync(readFileSync(join(out, 'pagefind', name))).toString('utf8')).join('\n');
 }
 
 describe('the build cache', () => {
@@ -204,5 +204,62 @@ describe('the build cache', () => {
     const { result } = await build();
     expect(result.rendered).toBe(OUTPUTS);
     expect(entries()).toHaveLength(OUTPUTS);
+  }, 120_000);
+});
+
+describe('the search index in parts (search-parts.ts), kept by the build cache', () => {
+  const options = () => ({ cacheDir: join(work, 'cache-search'), searchParts: 3 });
+  const parts = () => readdirSync(join(work, 'cache-search', 'pages', 'search'));
+  /** The pages each part of the index holds (by its fragments' URLs), by part folder. */
+  function partPages(out: string): Record<string, string[]> {
+    const pages: Record<string, string[]> = {};
+    for (const name of readdirSync(join(out, 'pagefind'), { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.pf_fragment'))) {
+      const folder = name.split('/fragment/')[0]!;
+      // A fragment is Pagefind's signature, then the page as JSON.
+      const fragment = gunzipSync(readFileSync(join(out, 'pagefind', name))).toString('utf8').replace(/^pagefind_dcd/, '');
+      (pages[folder] ??= []).push((JSON.parse(fragment) as { url: string }).url);
+    }
+    for (const urls of Object.values(pages)) urls.sort();
+    return pages;
+  }
+
+  it('a one-page edit indexes its part again and takes the others from the cache; search has the edit, never the old text', async () => {
+    write('guide.mdx', PAGES['guide.mdx']!);
+    const cold = await build(options());
+    expect(cold.result.searchParts).toEqual({ indexed: 3, cached: 0 });
+    // Every indexed page is in one part: the folder of the site's language, `en/0` to `en/2`.
+    const before = partPages(cold.out);
+    expect(Object.keys(before).every((folder) => /^en\/[0-2]$/.test(folder))).toBe(true);
+    expect(Object.values(before).flat().sort()).toEqual(['/', '/faq/', '/guide/', '/reference/']);
+    const warm = await build(options());
+    expect(warm.result.searchParts).toEqual({ indexed: 0, cached: 3 });
+    expect(files(warm.out, { search: true })).toEqual(files(cold.out, { search: true }));
+
+    write('guide.mdx', PAGES['guide.mdx']!.replace('Run the installer.', 'Run the parted installer.'));
+    const edited = await build(options());
+    expect(edited.result.searchParts).toEqual({ indexed: 1, cached: 2 });
+    expect(partPages(edited.out)).toEqual(before);
+    expect(searchText(edited.out)).toContain('Run the parted installer');
+    expect(searchText(edited.out)).not.toContain('Run the installer');
+    // Back to the first text: that part is the cache's again.
+    write('guide.mdx', PAGES['guide.mdx']!);
+    const back = await build(options());
+    expect(back.result.searchParts).toEqual({ indexed: 0, cached: 3 });
+    expect(searchText(back.out)).not.toContain('parted');
+  }, 120_000);
+
+  it('a part removed or emptied in the cache is indexed again; parts no build used for a day are removed', async () => {
+    const [gone, emptied, ...rest] = parts();
+    expect(rest.length).toBeGreaterThanOrEqual(2); // the three of the last build, the edited page's part
+    rmSync(join(work, 'cache-search', 'pages', 'search', gone!), { recursive: true });
+    truncateSync(join(work, 'cache-search', 'pages', 'search', emptied!, 'pagefind-entry.json'), 0);
+    const before = await build(options());
+    expect(before.result.searchParts.cached).toBeLessThan(3);
+    expect(searchText(before.out)).toContain('Run the installer');
+    const old = new Date(Date.now() - MAX_UNUSED_MS - 60_000);
+    for (const name of parts()) utimesSync(join(work, 'cache-search', 'pages', 'search', name), old, old);
+    const after = await build(options());
+    expect(after.result.searchParts).toEqual({ indexed: 0, cached: 3 });
+    expect(parts()).toHaveLength(3); // the edited page's part, unused, is gone; the build's three were used
   }, 120_000);
 });

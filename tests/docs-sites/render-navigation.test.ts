@@ -4,6 +4,8 @@
  * Each site is built once (into a temp folder, tests/docs-sites/render-sites.ts) and the built files are read as a
  * browser or a crawler would; docs/docs-site-config.md is the contract.
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltSite, type Page } from '../helpers/docs.ts';
 import { BASE, ORIGIN, hrefs, texts, loadSites } from './render-sites.ts';
@@ -254,15 +256,17 @@ describe('redirects and frontmatter redirect', () => {
 describe('search', () => {
   it('default: a Pagefind search box in the sidebar, served from the site itself', () => {
     const input = empty.page('/').select('#docs-sidebar [role=search] input#docs-search-input')!;
-    expect(input.attr('data-pagefind')).toBe('/pagefind/pagefind.js');
+    expect([input.attr('data-pagefind'), input.attr('data-search-parts')]).toEqual(['/pagefind/en/', '1']);
     expect(empty.page('/').select('label[for=docs-search-input]')?.text).toBe('Search the documentation');
-    expect(empty.exists('pagefind/pagefind.js')).toBe(true);
+    expect(empty.exists('pagefind/en/0/pagefind.js')).toBe(true);
     expect(branch.page('/').select('#docs-search-input')?.attr('data-base')).toBe('/');
   });
-  const indexed = (site: BuiltSite) => {
-    const entry = JSON.parse(site.file('pagefind/pagefind-entry.json'));
-    return Object.values(entry.languages as Record<string, { page_count: number }>).reduce((n, language) => n + language.page_count, 0);
-  };
+  /** Pages in the search index: in each of its parts (`pagefind/<language>/<n>/`). */
+  const indexed = (site: BuiltSite) =>
+    readdirSync(join(site.out, 'pagefind'), { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('pagefind-entry.json'))
+      .map((name) => JSON.parse(site.file(`pagefind/${name}`)) as { languages: Record<string, { page_count: number }> })
+      .reduce((pages, entry) => pages + Object.values(entry.languages).reduce((n, language) => n + language.page_count, 0), 0);
   it('only the main content is indexed, titled', () => {
     expect(empty.page('/').selectAll('[data-pagefind-body]').map((e) => e.node.tagName)).toEqual(['article']);
     expect(empty.page('/guide').select('article [data-pagefind-meta=title]')?.text).toBe('A guide');

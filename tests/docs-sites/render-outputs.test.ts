@@ -54,7 +54,7 @@ describe('hosted builds: one build per commit, resolved per response (sites/buil
     const page = served('/guide', { base: '', origin: 'https://docs.acme.com', defaultBranch: true, customDomain: true });
     expect(page.select('link[rel=canonical]')?.attr('href')).toBe('https://docs.acme.com/guide');
     expect(page.select('script[data-analytics=alt]')?.attr('data-domain')).toBe('docs.acme.com');
-    expect([page.select('#docs-search-input')?.attr('data-base'), page.select('#docs-search-input')?.attr('data-pagefind')]).toEqual(['/', '/pagefind/pagefind.js']);
+    expect([page.select('#docs-search-input')?.attr('data-base'), page.select('#docs-search-input')?.attr('data-pagefind')]).toEqual(['/', '/pagefind/en/']);
     expect(resolveHosted(hosted.file('sitemap.xml'), { base: '', origin: 'https://docs.acme.com', defaultBranch: true, customDomain: true })).toContain('<loc>https://docs.acme.com/guide</loc>');
   });
 });

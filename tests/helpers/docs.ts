@@ -31,6 +31,8 @@ export interface FixtureOptions {
   /** Files (path relative to the fixture -> content) added or replaced in the copy. */
   files?: Record<string, string>;
   strict?: boolean;
+  /** Parts of the search index (BuildOptions.searchParts). */
+  searchParts?: number;
   key?: string;
 }
 
@@ -150,6 +152,7 @@ export function buildFixture(name: string, options: FixtureOptions = {}): Promis
         ...(options.site !== undefined ? { site: options.site } : {}),
         ...(options.context !== undefined ? { context: options.context } : {}),
         ...(options.strict !== undefined ? { strict: options.strict } : {}),
+        ...(options.searchParts !== undefined ? { searchParts: options.searchParts } : {}),
       });
       const cache = new Map<string, Page>();
       return {

@@ -65,6 +65,8 @@ export interface SiteData {
   /** The code-host link in the header (context.codeHost, else social.codeHost). */
   codeHost?: { label: string; url: string } | undefined;
   pages: PageData[];
+  /** Parts of the Pagefind index per language (`pagefind/<language>/<n>/`; builder/search-parts.ts). */
+  searchParts: Record<string, number>;
   /**
    * The chat panel (`agent`), only when `agent.key` is set. The key itself is never copied here: it must not reach
    * the built site (the hosting server answers `POST <base>/_chat` with it).

@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import type { DocsConfig } from '../config/schema/index.ts';
+import { localeOf } from '../src/lib/nav.ts';
+import { htmlLang } from '../src/lib/urls.ts';
+
+/**
+ * A site's search index is written in parts, one Pagefind index each: per language of its pages (the `<html lang>`
+ * Pagefind reads), `pagefind/<language>/<n>/`, which the search box of a page in that language merges in the
+ * browser (Pagefind falls back to another language in an index without the page's: parts never mix languages). A
+ * part is indexed again only when one of its pages changed (its other pages come from the build cache with it),
+ * and Pagefind holds one part at a time, not the whole site. A language with up to this many pages has one part;
+ * above it, about the square root of pages / 62.5: 4 parts of 250 pages at 1,000, 13 of ~770 at 10,000 (a one-page
+ * edit re-indexes a part, not the site; a search fetches one index chunk per part and word).
+ */
+const ONE_PART_UP_TO = 250;
+
+export function searchPartCount(pages: number): number {
+  return pages <= ONE_PART_UP_TO ? 1 : Math.round(Math.sqrt(pages / (ONE_PART_UP_TO / 4)));
+}
+
+/** The language a page's search box searches (and the index has it in): its `<html lang>`. */
+export function searchLanguage(config: DocsConfig, route: string | undefined): string {
+  return htmlLang(localeOf(config, route ?? '/404'));
+}
+
+/** Parts per language of the pages at `routes` (and of the default 404 page); `parts` sets every count (tests). */
+export function searchParts(config: DocsConfig, routes: string[], parts?: number): Record<string, number> {
+  const pages = new Map<string, number>([[searchLanguage(config, undefined), 0]]);
+  for (const route of routes) {
+    const language = searchLanguage(config, route);
+    pages.set(language, (pages.get(language) ?? 0) + 1);
+  }
+  return Object.fromEntries([...pages].map(([language, count]) => [language, parts ?? searchPartCount(count)]));
+}
+
+/**
+ * The folder under `pagefind/` of the part an HTML file (relative to the output folder) is in: within its language,
+ * by a hash of its name, so adding or removing a page leaves every other page in its part (until the count changes).
+ */
+export function searchPartOf(config: DocsConfig, counts: Record<string, number>, output: { file: string; route?: string | undefined }): string {
+  const language = searchLanguage(config, output.route);
+  const parts = counts[language] ?? 1;
+  const n = parts === 1 ? 0 : createHash('sha256').update(output.file).digest().readUInt32BE(0) % parts;
+  return `${language}/${n}`;
+}
+
+/** Every part's folder under `pagefind/`: a part no page falls in is written too (empty), as the search box merges it. */
+export function searchPartFolders(counts: Record<string, number>): string[] {
+  return Object.entries(counts).flatMap(([language, parts]) => Array.from({ length: parts }, (_, n) => `${language}/${n}`));
+}
