@@ -13,7 +13,7 @@ import type { ConfigLocator } from '../config/semantics.ts';
 import { copyAssets } from './assets.ts';
 import { writeOutputs } from './outputs.ts';
 import { SearchIndex } from './search-index.ts';
-import { searchPartFolders, searchPartOf } from './search-parts.ts';
+import { searchPartFolders, searchPartsOf } from './search-parts.ts';
 import { socialCards, writeSocialImages, type SocialCard } from './social-images.ts';
 import { loadsPage, type SiteState } from './integration.ts';
 import { AstroProcesses } from './astro-processes.ts';
@@ -238,20 +238,17 @@ async function writePages(
   options: { out: string; cacheDir: string; progress: (event: BuildProgress) => void; renderBatch: number; link: boolean },
 ): Promise<{ rendered: number; searched: Promise<unknown>; searchParts: BuildResult['searchParts'] }> {
   const { out } = options;
-  const partOf = (output: PageOutput) => searchPartOf(state.data.config, state.data.searchParts, output);
+  const partOf = searchPartsOf(state.data.config, state.data.searchParts, outputs);
   const fromCache = cache ? outputs.filter((output) => cache.has(output)) : [];
   const [search, missed] = await Promise.all([
-    SearchIndex.open(out, outputs, { folders: searchPartFolders(state.data.searchParts), partOf }, cache, { link: options.link }),
+    SearchIndex.open(out, outputs, { folders: searchPartFolders(state.data.searchParts), partOf: (output) => partOf.get(output.file)! }, cache, { link: options.link }),
     cache ? cache.restore(out, fromCache, { link: options.link }) : [],
   ]);
   let toRender: PageOutput[];
   try {
     const notRestored = new Set(missed);
     const restored = new Set(fromCache.filter((output) => !notRestored.has(output)));
-    // In the order of their search parts: each part is written (and leaves Pagefind) once its last page is.
     toRender = outputs.filter((output) => !restored.has(output));
-    const parts = new Map(toRender.map((output) => [output, partOf(output)]));
-    toRender.sort((a, b) => parts.get(a)!.localeCompare(parts.get(b)!));
     // Astro writes 404.html whenever it runs (into the file: one linked from the cache is unlinked first). It is
     // then a page of the batches, not of the cache: the search index reads it once Astro has written it.
     const notFound = outputs.find((output) => output.file === '404.html');

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { DocsConfig } from '../config/schema/index.ts';
 import { localeOf } from '../src/lib/nav.ts';
 import { htmlLang } from '../src/lib/urls.ts';
@@ -34,14 +33,20 @@ export function searchParts(config: DocsConfig, routes: string[], parts?: number
 }
 
 /**
- * The folder under `pagefind/` of the part an HTML file (relative to the output folder) is in: within its language,
- * by a hash of its name, so adding or removing a page leaves every other page in its part (until the count changes).
+ * The folder under `pagefind/` of each HTML file's part (file -> `<language>/<n>`), for the build's outputs in their
+ * order (the pages' order, which Astro renders them in): within its language, the first pages are part 0, the next
+ * part 1, and so on, so parts fill one after another as the batches are written and Pagefind can let each go. Any
+ * page added or removed changes every page's key anyway (the sidebar lists it), so nothing is lost when a page
+ * shifts the others to another part.
  */
-export function searchPartOf(config: DocsConfig, counts: Record<string, number>, output: { file: string; route?: string | undefined }): string {
-  const language = searchLanguage(config, output.route);
-  const parts = counts[language] ?? 1;
-  const n = parts === 1 ? 0 : createHash('sha256').update(output.file).digest().readUInt32BE(0) % parts;
-  return `${language}/${n}`;
+export function searchPartsOf(config: DocsConfig, counts: Record<string, number>, outputs: readonly { file: string; route?: string | undefined }[]): Map<string, string> {
+  const byLanguage = Map.groupBy(outputs, (output) => searchLanguage(config, output.route));
+  const folders = new Map<string, string>();
+  for (const [language, members] of byLanguage) {
+    const parts = counts[language] ?? 1;
+    members.forEach((output, i) => folders.set(output.file, `${language}/${Math.floor((i * parts) / members.length)}`));
+  }
+  return folders;
 }
 
 /** Every part's folder under `pagefind/`: a part no page falls in is written too (empty), as the search box merges it. */

@@ -454,6 +454,17 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'documentation sites in a browser'
       await page.getByRole('heading', { name: 'Tabs', exact: true }).waitFor();
     });
 
+    it('a search merges every part of the index of the page\'s language, with one WebAssembly module', async () => {
+      const from = fullServer.requests.length;
+      const page = await visit('/en/quickstart', { fresh: true });
+      await page.getByRole('searchbox', { name: 'Search the documentation' }).fill('Homebrew');
+      await page.locator('#docs-search-results').getByRole('link', { name: /Components/ }).waitFor();
+      const pagefind = fullServer.requests.slice(from).filter((path) => path.startsWith(`${BASE}/pagefind/`)).map((path) => path.slice(`${BASE}/pagefind/`.length).split('?')[0]!);
+      // docs-full is built in 3 parts per language: its en pages fill all three (its 2 fr pages leave one fr part empty).
+      expect(new Set(pagefind.filter((path) => path.endsWith('pagefind-entry.json')))).toEqual(new Set(['en/0/pagefind-entry.json', 'en/1/pagefind-entry.json', 'en/2/pagefind-entry.json']));
+      expect(pagefind.filter((path) => path.includes('/wasm.'))).toHaveLength(1);
+    });
+
     it('on an fr page, French words find the fr page (keyboard: arrow down to the result, Enter)', async () => {
       const page = await visit('/fr/demarrage');
       const box = page.getByRole('searchbox', { name: 'Search the documentation' });
