@@ -34,11 +34,11 @@ export function searchDocument(html: Buffer): string | undefined {
 
 /**
  * The Pagefind index of a built site, in parts (search-parts.ts) written to `<out>/pagefind/<language>/<n>/`, each
- * with `pagefind.js`: the search box loads one from the site's own origin, which merges the language's other parts. A part whose
- * pages are all unchanged since a build the cache kept it for is taken from the cache; the others are indexed as
- * their pages are ready (the build cache's before Astro renders the rest: Pagefind indexes in its own process
- * meanwhile), each written, kept and dropped from Pagefind as soon as its last page is in. Only each page's
- * `data-pagefind-body` (the article) is indexed.
+ * with `pagefind.js`: the search box loads one from the site's own origin, which merges the language's other
+ * parts. A part whose pages are all unchanged since a build the cache kept it for is taken from the cache; the
+ * others are indexed as their pages are ready (the build cache's before Astro renders the rest: Pagefind indexes in
+ * its own process meanwhile), each written, kept and dropped from Pagefind as soon as its last page is in. Only
+ * each page's `data-pagefind-body` (the article) is indexed.
  */
 export class SearchIndex {
   /** The part of each HTML file; undefined for a part taken from the cache. */
