@@ -192,7 +192,8 @@ export class BuildCache {
 
   /**
    * The search part cached under `key` into `target` (made here; linked or copied as {@link restore} places pages).
-   * False when there is none, or it went meanwhile (`target` is then removed): the caller indexes the part.
+   * False when there is none, or it went meanwhile, or it is broken (`target` and the entry are then removed): the
+   * caller indexes the part, and keeps it anew.
    */
   async restoreSearchPart(key: string, target: string, options: { link?: boolean } = {}): Promise<boolean> {
     const entry = join(this.#dir, 'search', key);
@@ -211,7 +212,8 @@ export class BuildCache {
       this.#usedSearchParts.add(key);
       return true;
     } catch {
-      await rm(target, { recursive: true, force: true });
+      // A broken entry goes too: a folder cannot be renamed over it, so this build's part could not replace it.
+      await Promise.all([rm(target, { recursive: true, force: true }), rm(entry, { recursive: true, force: true })]);
       return false;
     }
   }
