@@ -13,7 +13,7 @@ import type { ConfigLocator } from '../config/semantics.ts';
 import { copyAssets } from './assets.ts';
 import { writeOutputs } from './outputs.ts';
 import { SearchIndex } from './search-index.ts';
-import { searchPartFolders, searchPartsOf } from './search-parts.ts';
+import { searchPartsOf } from './search-parts.ts';
 import { socialCards, writeSocialImages, type SocialCard } from './social-images.ts';
 import { loadsPage, type SiteState } from './integration.ts';
 import { AstroProcesses } from './astro-processes.ts';
@@ -238,10 +238,9 @@ async function writePages(
   options: { out: string; cacheDir: string; progress: (event: BuildProgress) => void; renderBatch: number; link: boolean },
 ): Promise<{ rendered: number; searched: Promise<unknown>; searchParts: BuildResult['searchParts'] }> {
   const { out } = options;
-  const partOf = searchPartsOf(state.data.config, state.data.searchParts, outputs);
   const fromCache = cache ? outputs.filter((output) => cache.has(output)) : [];
   const [search, missed] = await Promise.all([
-    SearchIndex.open(out, outputs, { folders: searchPartFolders(state.data.searchParts), partOf: (output) => partOf.get(output.file)! }, cache, { link: options.link }),
+    SearchIndex.open(out, searchPartsOf(state.data.config, state.data.searchParts, outputs), cache, { link: options.link }),
     cache ? cache.restore(out, fromCache, { link: options.link }) : [],
   ]);
   let toRender: PageOutput[];

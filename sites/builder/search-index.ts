@@ -52,24 +52,13 @@ export class SearchIndex {
     this.restored = restored;
   }
 
-  /**
-   * The index of `outputs` (every HTML file the build writes) in `folders` (its parts), each output in its
-   * `partOf`; the parts the cache has are placed now.
-   */
-  static async open(
-    out: string,
-    outputs: PageOutput[],
-    parts: { folders: string[]; partOf: (output: PageOutput) => string },
-    cache?: BuildCache,
-    options: { link?: boolean } = {},
-  ): Promise<SearchIndex> {
-    const members = Map.groupBy(outputs, parts.partOf);
+  /** The index in `parts` (folder -> its outputs: search-parts.ts); the parts the cache has are placed now. */
+  static async open(out: string, parts: Map<string, PageOutput[]>, cache?: BuildCache, options: { link?: boolean } = {}): Promise<SearchIndex> {
     const byFile = new Map<string, SearchPart | undefined>();
     const indexed: SearchPart[] = [];
     let restored = 0;
     await Promise.all(
-      parts.folders.map(async (folder) => {
-        const files = members.get(folder) ?? [];
+      [...parts].map(async ([folder, files]) => {
         const key = createHash('sha256').update(`${folder}\0${files.map((o) => `${o.file}\0${o.key}`).sort().join('\0')}`).digest('hex');
         const dir = join(out, 'pagefind', folder);
         const part = (await cache?.restoreSearchPart(key, dir, options)) ? undefined : new SearchPart(out, dir, files.map((o) => o.file), () => cache?.saveSearchPart(key, dir));

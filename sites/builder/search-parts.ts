@@ -33,23 +33,23 @@ export function searchParts(config: DocsConfig, routes: string[], parts?: number
 }
 
 /**
- * The folder under `pagefind/` of each HTML file's part (file -> `<language>/<n>`), for the build's outputs in their
- * order (the pages' order, which Astro renders them in): within its language, the first pages are part 0, the next
- * part 1, and so on, so parts fill one after another as the batches are written and Pagefind can let each go. Any
- * page added or removed changes every page's key anyway (the sidebar lists it), so nothing is lost when a page
- * shifts the others to another part.
+ * Every part (its folder under `pagefind/`, `<language>/<n>`) with the build's outputs in it, given in their order
+ * (the pages' order, which Astro renders them in): within its language, the first pages are part 0, the next part
+ * 1, and so on, so parts fill one after another as the batches are written and Pagefind can let each go. Any page
+ * added or removed changes every page's key anyway (the sidebar lists it), so nothing is lost when a page shifts
+ * the others to another part. A part no page falls in is there too (empty): the search box merges it.
  */
-export function searchPartsOf(config: DocsConfig, counts: Record<string, number>, outputs: readonly { file: string; route?: string | undefined }[]): Map<string, string> {
-  const byLanguage = Map.groupBy(outputs, (output) => searchLanguage(config, output.route));
-  const folders = new Map<string, string>();
-  for (const [language, members] of byLanguage) {
-    const parts = counts[language] ?? 1;
-    members.forEach((output, i) => folders.set(output.file, `${language}/${Math.floor((i * parts) / members.length)}`));
+export function searchPartsOf<T extends { file: string; route?: string | undefined }>(config: DocsConfig, counts: Record<string, number>, outputs: readonly T[]): Map<string, T[]> {
+  const parts = new Map<string, T[]>();
+  for (const [language, count] of Object.entries(counts)) for (let n = 0; n < count; n++) parts.set(`${language}/${n}`, []);
+  for (const [language, members] of Map.groupBy(outputs, (output) => searchLanguage(config, output.route))) {
+    const count = counts[language] ?? 1;
+    members.forEach((output, i) => {
+      const folder = `${language}/${Math.floor((i * count) / members.length)}`;
+      const part = parts.get(folder) ?? [];
+      part.push(output);
+      parts.set(folder, part);
+    });
   }
-  return folders;
-}
-
-/** Every part's folder under `pagefind/`: a part no page falls in is written too (empty), as the search box merges it. */
-export function searchPartFolders(counts: Record<string, number>): string[] {
-  return Object.entries(counts).flatMap(([language, parts]) => Array.from({ length: parts }, (_, n) => `${language}/${n}`));
+  return parts;
 }
