@@ -38,11 +38,14 @@ describe('build limits', () => {
     expect((await fetch(`${server.url}/acme/limited`)).status).toBe(503);
   });
 
-  it('a file over the per-file size, or a site over the total: FAILED, naming the file or the total', async () => {
-    const file = await publishUnder({ maxFileBytes: 4096 });
-    expect(file.build.error).toMatch(/^\S+ is \d+\.\d MB, more than the 0\.0 MB a built file may have$/);
-    const total = await publishUnder({ maxBytes: 64 << 10 });
-    expect(total.build.error).toMatch(/^The built site is \d+\.\d MB, more than the 0\.1 MB a build may store$/);
+  it('a file over the per-file size: FAILED, naming the file', async () => {
+    const { build } = await publishUnder({ maxFileBytes: 4096 });
+    expect([build.status, build.error]).toEqual(['FAILED', expect.stringMatching(/^\S+ is \d+\.\d MB, more than the 0\.0 MB a built file may have$/)]);
+  });
+
+  it('a site over the total size: FAILED, naming the total', async () => {
+    const { build } = await publishUnder({ maxBytes: 64 << 10 });
+    expect([build.status, build.error]).toEqual(['FAILED', expect.stringMatching(/^The built site is \d+\.\d MB, more than the 0\.1 MB a build may store$/)]);
   });
 
   it('a build that needs more memory than its cap is stopped and says so', async () => {
