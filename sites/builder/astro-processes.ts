@@ -12,11 +12,19 @@ interface Worker {
   ended?: Error;
 }
 
+/**
+ * A small young generation for the Astro build: semi-spaces of 4 MB, where V8 grows them to 64 MB by default. Its
+ * JavaScript heap holds ~90-190 MB live but reached ~490 MB between full collections. 10,000 pages: the process's
+ * peak 1,265 -> 1,131 MB, the build's 2,115 -> 2,015 MB, no slower (docs/testing.md). A heap cap
+ * (`--max-old-space-size`) did more at 1,000 pages but would stop a build with larger pages; this limits nothing.
+ */
+const YOUNG_GENERATION = '--max-semi-space-size=4';
+
 const endedEarly = (code: number | null, signal: NodeJS.Signals | null) => new Error(`The Astro build's process ended (${signal ?? `exit code ${code}`})`);
 
 function start(): Worker {
   // Maps and Sets in messages; its output to our stderr (a host reads this process's stdout).
-  const child = fork(WORKER, [], { serialization: 'advanced', stdio: ['ignore', 2, 2, 'ipc'] });
+  const child = fork(WORKER, [], { execArgv: [...process.execArgv, YOUNG_GENERATION], serialization: 'advanced', stdio: ['ignore', 2, 2, 'ipc'] });
   const worker: Worker = { child };
   child.on('error', (error) => (worker.ended ??= error));
   child.on('exit', (code, signal) => (worker.ended ??= endedEarly(code, signal)));
