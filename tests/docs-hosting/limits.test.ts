@@ -31,7 +31,8 @@ async function publishUnder(limits: Partial<BuildLimits>) {
   return { build, server };
 }
 
-describe('build limits', () => {
+// Each test waits on a hosted build: ~7 s alone, up to ~24 s when the whole suite loads both cores.
+describe('build limits', { timeout: 60_000 }, () => {
   it('more files than allowed: FAILED, saying how many and the limit, nothing served', async () => {
     const { build, server } = await publishUnder({ maxFiles: 5 });
     expect([build.status, build.error]).toEqual(['FAILED', expect.stringMatching(/^The built site has \d+ files, more than the 5 a build may store$/)]);
