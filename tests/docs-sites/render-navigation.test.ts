@@ -291,6 +291,11 @@ describe('search', () => {
     expect(styles.length).toBe(2);
     expect(styles.every((href) => href.startsWith('/acme/widgets/_astro/'))).toBe(true);
     expect(variant.page('/').selectAll('link[rel=stylesheet]').length).toBe(1);
+    // Only a DocSearch site's build bundles DocSearch's script (~0.5 MB, ~0.8 s of a build).
+    const docSearchBundles = (site: BuiltSite) => readdirSync(join(site.out, '_astro')).filter((name) => name.startsWith('DocSearch'));
+    expect(docSearchBundles(full)).toHaveLength(1);
+    expect(docSearchBundles(variant)).toEqual([]);
+    expect(docSearchBundles(empty)).toEqual([]);
   });
 });
 
