@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -10,6 +11,10 @@ import { defineConfig } from 'vitest/config';
 const onPostgres = Boolean(process.env.DATABASE_URL);
 /** Tests that never touch the database (documentation sites, the packed docs CLI): the PGlite run covers them. */
 const databaseFree = ['tests/docs-sites/**', 'tests/packages/docs-cli-package.test.ts'];
+
+// Each test file runs in a process of its own that loads Astro, Vite and the server anew: with Node's code cache
+// (in this checkout, inherited by those processes and the ones they start) that takes ~0.7 s less each time.
+process.env.NODE_COMPILE_CACHE ??= join(import.meta.dirname, 'node_modules', '.cache', 'node-compile-cache');
 
 export default defineConfig({
   test: {

@@ -7,9 +7,14 @@
  *
  * The process loads Astro as soon as it starts, then waits for its job (one message), sends `compiled` and
  * `rendered` as pages go through, then `done`, or `failed` with the error's name, message and stack. It ends
- * when its parent goes.
+ * when its parent goes. Compiled modules are cached first (cache-folders.ts), so each batch's process loads Astro
+ * from the cache.
  */
-import { runAstroJob, type AstroJob } from './astro-job.ts';
+import type { AstroJob } from './astro-job.ts';
+import { cacheCompiledModules } from './cache-folders.ts';
+
+await cacheCompiledModules();
+const { runAstroJob } = await import('./astro-job.ts');
 
 export type AstroWorkerMessage =
   | { type: 'compiled' | 'rendered' | 'done' }

@@ -6,6 +6,7 @@ import pLimit from 'p-limit';
 import { bodyFacts, type BodyFacts } from '../check/index.ts';
 import type { SourcePage } from '../content/types.ts';
 import type { SiteData } from '../src/lib/types.ts';
+import { privateDirectory } from './cache-folders.ts';
 
 /**
  * What one build of a site keeps for the next (sites/README.md "The build cache"), in its folder (buildSite's
@@ -288,25 +289,6 @@ export class BuildCache {
       const info = await stat(entry).catch(() => undefined);
       if (info && info.mtimeMs < stale) await rm(entry, { recursive: true, force: true });
     });
-  }
-}
-
-/**
- * Makes `dir` (mode 0700) or checks that it is this user's alone. Caches whose files go into sites as they are
- * (pages, social images) live by default under the shared temp folder at predictable paths, where another user
- * could plant files. One of ours that others may write to (made by an earlier version under a umask of 002) is
- * emptied and made private; one another user owns throws, saying what happens instead.
- */
-export async function privateDirectory(dir: string, otherwise: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const info = await stat(dir);
-  const uid = process.getuid?.();
-  if (uid !== undefined && info.uid !== uid) {
-    throw new Error(`The cache folder ${dir} belongs to another user, so it is not used (${otherwise})`);
-  }
-  if ((info.mode & 0o022) !== 0) {
-    await rm(dir, { recursive: true, force: true });
-    await mkdir(dir, { recursive: true, mode: 0o700 });
   }
 }
 

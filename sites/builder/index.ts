@@ -21,7 +21,8 @@ import type { AstroJob } from './astro-job.ts';
 import { buildSiteData, normalizeBase } from './site-data.ts';
 import { ComponentStyles } from './component-styles.ts';
 import { applyContentSecurityPolicy, newOwnScriptMark } from './csp.ts';
-import { BuildCache, pageOutputs, privateDirectory, rendererFingerprint, type PageOutput } from './build-cache.ts';
+import { BuildCache, pageOutputs, rendererFingerprint, type PageOutput } from './build-cache.ts';
+import { privateDirectory } from './cache-folders.ts';
 import { SITES_DIR } from './project.ts';
 
 export type { Problem } from '../content/types.ts';

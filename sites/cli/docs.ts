@@ -19,6 +19,7 @@
  */
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
+import { cacheCompiledModules } from '../builder/cache-folders.ts';
 import { runBuild, runCheck, runDev, runInit } from './commands.ts';
 
 const USAGE = `Usage:
@@ -66,6 +67,8 @@ async function main(argv: string[]): Promise<number> {
   if (command && HOSTING_COMMANDS.has(command)) return hosting(command, positionals.slice(1), values);
   if (extra.length > 0) throw new UsageError(`Unexpected argument: ${extra[0]}`);
   const dir = resolve(dirArg ?? '.');
+  // Astro, Vite and the builder load from Node's code cache after the first run (~0.7 s of each).
+  await cacheCompiledModules();
   switch (command) {
     case 'init':
       if (values.layout !== undefined && values.layout !== 'plain' && values.layout !== 'docs-page') throw new UsageError(`--layout must be plain or docs-page, not ${values.layout}`);

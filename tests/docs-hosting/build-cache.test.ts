@@ -48,6 +48,8 @@ describe('a hosted repository\'s build cache', () => {
     const folders = readdirSync(join(docs.workDir, 'page-cache'));
     expect(folders).toHaveLength(1);
     expect(readdirSync(join(docs.workDir, 'page-cache', folders[0]!)).filter((name) => name.endsWith('.html'))).toHaveLength(4);
+    // The build process kept the code it compiled (Astro, Vite, the builder) for the next one: Node's code cache.
+    expect(readdirSync(join(docs.workDir, 'module-cache'), { recursive: true }).length).toBeGreaterThan(100);
   }, 120_000);
 
   it('a commit that edits one page renders that page and 404.html; the site serves the edit and the unchanged pages', async () => {

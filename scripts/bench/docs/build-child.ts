@@ -4,6 +4,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { readFileSync } from 'node:fs';
+import { enableCompileCache } from 'node:module';
 import { PHASE_MARKER, RESULT_MARKER, SOCIAL_PHASE, type ChildResult } from './build.ts';
 import { OUR_RENDERER } from './paths.ts';
 
@@ -13,6 +14,9 @@ async function childMain(kind: string, args: string[]): Promise<void> {
   if (kind === 'ours') {
     const [source, out, cacheDir] = args;
     if (!source || !out || !cacheDir) throw new Error('build-child.ts ours <source> <out> <cache dir>');
+    // As the `docs` CLI does first (sites/cli/docs.ts): Node's code cache of the modules it loads.
+    const folders = (await import(new URL('builder/cache-folders.ts', pathToFileURL(OUR_RENDERER)).href)) as typeof import('../../../sites/builder/cache-folders.ts');
+    await folders.cacheCompiledModules();
     const { buildSite } = (await import(pathToFileURL(OUR_RENDERER).href)) as typeof import('../../../sites/index.ts');
     // Seconds per phase of buildSite (render, search, outputs, social-images, …), from its progress events.
     const phases: Record<string, number> = { 'load modules': (performance.now() - started) / 1000 };
@@ -37,6 +41,7 @@ async function childMain(kind: string, args: string[]): Promise<void> {
     const [root, astroEntry] = args;
     if (!root || !astroEntry) throw new Error('build-child.ts starlight <root> <astro entry>');
     // Astro from the project's node_modules, the copy its astro.config.mjs and Starlight load too.
+    enableCompileCache(); // as the `astro` command does (astro/bin/astro.mjs)
     const { build } = (await import(pathToFileURL(astroEntry).href)) as typeof import('astro');
     await build({ root, logLevel: 'warn' });
   } else {

@@ -15,8 +15,10 @@
  * build's cache (sites/builder/build-cache.ts): the pages whose inputs did not change come from it.
  *
  * Every build runs in a child process of its own (build.ts runs build-child.ts, working directory the temp
- * dir), cold: fresh source, output and cache dirs in a new temp dir, nothing shared between builds; ours gets
- * a new `cacheDir` (Astro's and Vite's caches, the social-image cache) per build. The Starlight project lives
+ * dir), cold: fresh source, output and cache dirs in a new temp dir, no site data shared between builds; ours gets
+ * a new `cacheDir` (Astro's and Vite's caches, the social-image cache) per build. Each child enables Node's code cache of
+ * the modules it loads as its command does (`docs`: sites/builder/cache-folders.ts; `astro`: its bin), so after the
+ * run's first build of each both load their JavaScript compiled, as a user's second build does. The Starlight project lives
  * in <tmp>/starlight-N and finds its packages in <tmp>/node_modules, a hard-link copy (`cp -al`, about a
  * second) of this repository's node_modules; its package.json lists astro and @astrojs/starlight as
  * dependencies as a real project's would (Vite bundles Astro packages it finds there). Astro's and Vite's

@@ -18,6 +18,8 @@ export function runBuildWorker(
     timeoutMs: number;
     /** The build's JavaScript heap, in MB (`--max-old-space-size`). */
     memoryMb: number;
+    /** A folder of the server's own where the build's processes keep their compiled modules (NODE_COMPILE_CACHE). */
+    moduleCacheDir?: string;
     signal?: AbortSignal;
     onProgress?: (progress: { phase: string; done?: number; total?: number }) => void;
   },
@@ -26,6 +28,8 @@ export function runBuildWorker(
     // A repository's build gets nothing of the server's environment (database URL, keys): only what running needs.
     const env: NodeJS.ProcessEnv = { ASTRO_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', HOME: dirname(input.out) };
     for (const name of ['PATH', 'TMPDIR', 'LANG', 'LC_ALL', 'TZ']) if (process.env[name] !== undefined) env[name] = process.env[name];
+    // Node's code cache of the modules a build loads (Astro, Vite, the builder: ~0.7 s of each process), the server's own.
+    if (options.moduleCacheDir) env.NODE_COMPILE_CACHE = options.moduleCacheDir;
     const child = spawn(process.execPath, [`--max-old-space-size=${options.memoryMb}`, WORKER, JSON.stringify(input)], { stdio: ['ignore', 'pipe', 'pipe'], env });
     const stop = () => child.kill('SIGKILL');
     options.signal?.addEventListener('abort', stop, { once: true });

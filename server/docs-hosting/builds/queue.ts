@@ -193,6 +193,7 @@ export class BuildQueue {
         {
           timeoutMs: this.#options.timeoutMs,
           memoryMb: this.#options.limits.memoryMb,
+          moduleCacheDir: join(this.#options.workDir, 'module-cache'),
           signal: lost.signal,
           onProgress: (progress) => {
             if (Date.now() - lastProgress < 1000) return;
