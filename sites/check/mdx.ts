@@ -1,20 +1,17 @@
 import GithubSlugger from 'github-slugger';
 import type { Root } from 'mdast';
 import { toString } from 'mdast-util-to-string';
-import remarkMath from 'remark-math';
-import remarkMdx from 'remark-mdx';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
+import { mdxToMdast } from 'satteri';
 import { visit } from 'unist-util-visit';
+import { MDX_FEATURES } from '../content/mdx.ts';
 import { lookupVariable, PLACEHOLDER } from '../content/variables.ts';
 
 /**
- * Page bodies as the renderer reads them: `{{ variables }}` substituted in the raw text first, then MDX parsed.
- * Offsets in the substituted text map back to the body as written, so problems point at what the author typed.
+ * Page bodies as the renderer reads them: `{{ variables }}` substituted in the raw text first, then MDX parsed by
+ * Sätteri with the compiler's features (content/mdx.ts), as the compiler will: math's braces are TeX, smart
+ * punctuation is in heading text (and so in slugs). Offsets in the substituted text map back to the body as
+ * written, so problems point at what the author typed.
  */
-
-// Math as the compiler reads it (`$...$`, `$$...$$`): its braces are TeX, not JavaScript expressions.
-const processor = unified().use(remarkParse).use(remarkMath).use(remarkMdx);
 
 export interface Placeholder {
   /** The dotted path inside the braces. */
@@ -72,40 +69,20 @@ export function substituteVariables(text: string, variables: Record<string, unkn
   return { text: out, unresolved, toSource };
 }
 
-export type ParsedBody =
-  | { ok: true; tree: Root; substitution: Substitution }
-  | {
-      ok: false;
-      message: string;
-      /** Offset in the body as written. */
-      offset: number;
-      /** Where the element the message refers to was opened (`expected corresponding closing tag for <div>`). */
-      opened?: number;
-      substitution: Substitution;
-    };
+export type ParsedBody = { ok: true; tree: Root; substitution: Substitution } | { ok: false; substitution: Substitution };
 
 /**
  * Substitutes variables and parses the body as MDX. Placeholders left unresolved are masked (same length) so
- * that MDX does not read them as expressions.
+ * that MDX does not read them as expressions. Why a body does not parse is the page preparation's problem to
+ * report (content/mdx.ts), with the compiler's own message.
  */
 export function parseBody(body: string, variables: Record<string, unknown> = {}): ParsedBody {
   const substitution = substituteVariables(body, variables);
   const masked = substitution.text.replace(PLACEHOLDER, (match) => match.replace(/\{/g, MASK_OPEN).replace(/\}/g, MASK_CLOSE));
   try {
-    return { ok: true, tree: processor.parse(masked), substitution };
-  } catch (error) {
-    const e = error as { reason?: string; message: string; line?: number; column?: number; place?: { offset?: number; start?: { offset?: number } } };
-    let offset = substitution.toSource(e.place?.offset ?? e.place?.start?.offset ?? offsetOf(masked, e.line ?? 1, e.column ?? 1));
-    let message = e.reason ?? e.message;
-    // Messages name other places as ` (4:1-4:24)`, in lines of the body: keep them as offsets instead.
-    let opened: number | undefined;
-    const embedded = / \((\d+):(\d+)-\d+:\d+\)/.exec(message);
-    if (embedded) {
-      opened = substitution.toSource(offsetOf(masked, Number(embedded[1]), Number(embedded[2])));
-      message = message.replace(embedded[0], '');
-      if (/^Expected a closing tag/.test(message)) [offset, opened] = [opened, undefined]; // point at the unclosed tag
-    }
-    return { ok: false, message, offset, ...(opened === undefined ? {} : { opened }), substitution };
+    return { ok: true, tree: mdxToMdast(masked, { features: MDX_FEATURES }) as Root, substitution };
+  } catch {
+    return { ok: false, substitution };
   }
 }
 
@@ -113,15 +90,6 @@ export function parseBody(body: string, variables: Record<string, unknown> = {})
 export const MASK_OPEN = '\uE000';
 export const MASK_CLOSE = '\uE001';
 
-function offsetOf(text: string, line: number, column: number): number {
-  let offset = 0;
-  for (let l = 1; l < line; l++) {
-    const next = text.indexOf('\n', offset);
-    if (next === -1) break;
-    offset = next + 1;
-  }
-  return offset + column - 1;
-}
 
 export interface Heading {
   depth: number;
@@ -197,10 +165,18 @@ export function linksOf(tree: Root, substitution: Substitution): BodyLink[] {
     else if (node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') {
       for (const attribute of node.attributes) {
         if (attribute.type === 'mdxJsxAttribute' && attribute.name === 'href' && typeof attribute.value === 'string') {
-          links.push({ href: attribute.value, offset: at(attribute.position?.start.offset ?? node.position?.start.offset), source: node.name ?? 'fragment' });
+          links.push({ href: attribute.value, offset: at(hrefOffset(substitution.text, node)), source: node.name ?? 'fragment' });
         }
       }
     }
   });
   return links;
+}
+
+/** Where the `href=` of an element's opening tag is (Sätteri gives attributes no position), else where it starts. */
+function hrefOffset(text: string, node: { position?: { start: { offset?: number }; end: { offset?: number } } }): number | undefined {
+  const start = node.position?.start.offset;
+  if (start === undefined) return undefined;
+  const found = /\shref\s*=/.exec(text.slice(start, node.position?.end.offset));
+  return found ? start + found.index + 1 : start;
 }

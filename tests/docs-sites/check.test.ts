@@ -158,6 +158,10 @@ describe('heading slugs (the ids the renderer gives headings)', () => {
     ]);
   });
 
+  it('are read with the compiler\'s smart punctuation: `--` is a dash, as in the rendered id (`#setup--quick`)', () => {
+    expect(headingSlugs('## Setup -- quick\n\n## Don\'t "panic"...\n')).toEqual(['setup--quick', 'dont-panic']);
+  });
+
   it('use the substituted variables and ignore headings in code', () => {
     expect(extractHeadings('# {{ product }} guide\n\n```md\n# not a heading\n```\n', { product: 'Widget' }).map((h) => [h.depth, h.text, h.slug])).toEqual([[1, 'Widget guide', 'widget-guide']]);
   });
