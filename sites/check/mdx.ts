@@ -118,18 +118,6 @@ export function extractHeadings(body: string, variables: Record<string, unknown>
   return parsed.ok ? headingsOf(parsed.tree, parsed.substitution) : [];
 }
 
-/** The fragment ids a body offers: heading slugs and explicit `id` attributes of JSX elements. */
-export function anchorsOf(tree: Root): Set<string> {
-  const anchors = new Set(headingsOf(tree).map((h) => h.slug));
-  visit(tree, (node) => {
-    if (node.type !== 'mdxJsxFlowElement' && node.type !== 'mdxJsxTextElement') return;
-    for (const attribute of node.attributes) {
-      if (attribute.type === 'mdxJsxAttribute' && attribute.name === 'id' && typeof attribute.value === 'string') anchors.add(attribute.value);
-    }
-  });
-  return anchors;
-}
-
 /** The heading slugs of a page body, in order (what the table of contents links to). */
 export const headingSlugs = (body: string, variables: Record<string, unknown> = {}) => extractHeadings(body, variables).map((h) => h.slug);
 
@@ -144,33 +132,37 @@ export interface BodyLink {
 /** What the site checks need of a page body: whether it parses, its anchors and its links (plain data, cacheable). */
 export interface BodyFacts {
   ok: boolean;
-  /** {@link anchorsOf}; empty when the body does not parse. */
+  /** The fragment ids it offers: heading slugs, then `id` attributes of JSX elements; empty when it does not parse. */
   anchors: string[];
-  /** {@link linksOf}; empty when the body does not parse. */
+  /**
+   * Markdown links and reference definitions, and string `href` attributes of JSX elements (`<a>`, `<Card>`...);
+   * empty when it does not parse.
+   */
   links: BodyLink[];
 }
 
+/** One walk of the parsed tree for all of them: a walk costs about what the parse does. */
 export function bodyFacts(body: string, variables: Record<string, unknown> = {}): BodyFacts {
   const parsed = parseBody(body, variables);
   if (!parsed.ok) return { ok: false, anchors: [], links: [] };
-  return { ok: true, anchors: [...anchorsOf(parsed.tree)], links: linksOf(parsed.tree, parsed.substitution) };
-}
-
-/** Markdown links and reference definitions, and string `href` attributes of JSX elements (`<a>`, `<Card>`...). */
-export function linksOf(tree: Root, substitution: Substitution): BodyLink[] {
+  const { tree, substitution } = parsed;
+  const slugger = new GithubSlugger();
+  const slugs: string[] = [];
+  const ids: string[] = [];
   const links: BodyLink[] = [];
   const at = (offset: number | undefined) => substitution.toSource(offset ?? 0);
   visit(tree, (node) => {
-    if (node.type === 'link' || node.type === 'definition') links.push({ href: node.url, offset: at(node.position?.start.offset), source: node.type });
+    if (node.type === 'heading') slugs.push(slugger.slug(toString(node, { includeImageAlt: false })));
+    else if (node.type === 'link' || node.type === 'definition') links.push({ href: node.url, offset: at(node.position?.start.offset), source: node.type });
     else if (node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') {
       for (const attribute of node.attributes) {
-        if (attribute.type === 'mdxJsxAttribute' && attribute.name === 'href' && typeof attribute.value === 'string') {
-          links.push({ href: attribute.value, offset: at(hrefOffset(substitution.text, node)), source: node.name ?? 'fragment' });
-        }
+        if (attribute.type !== 'mdxJsxAttribute' || typeof attribute.value !== 'string') continue;
+        if (attribute.name === 'id') ids.push(attribute.value);
+        else if (attribute.name === 'href') links.push({ href: attribute.value, offset: at(hrefOffset(substitution.text, node)), source: node.name ?? 'fragment' });
       }
     }
   });
-  return links;
+  return { ok: true, anchors: [...new Set([...slugs, ...ids])], links };
 }
 
 /** Where the `href=` of an element's opening tag is (Sätteri gives attributes no position), else where it starts. */
