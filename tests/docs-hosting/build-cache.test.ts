@@ -50,6 +50,8 @@ describe('a hosted repository\'s build cache', () => {
     expect(readdirSync(join(docs.workDir, 'page-cache', folders[0]!)).filter((name) => name.endsWith('.html'))).toHaveLength(4);
     // The build process kept the code it compiled (Astro, Vite, the builder) for the next one: Node's code cache.
     expect(readdirSync(join(docs.workDir, 'module-cache'), { recursive: true }).length).toBeGreaterThan(100);
+    // ...and pruned it of what builds more than a day old left (sites/builder/cache-folders.ts).
+    expect(readdirSync(join(docs.workDir, 'module-cache'), { recursive: true, encoding: 'utf8' }).some((name) => name.endsWith('/.pruned'))).toBe(true);
   }, 120_000);
 
   it('a commit that edits one page renders that page and 404.html; the site serves the edit and the unchanged pages', async () => {

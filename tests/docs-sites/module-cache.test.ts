@@ -4,7 +4,7 @@
  * as it finds it.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -44,6 +44,25 @@ describe('the compiled-module cache', () => {
     expect(cacheIn(dir)).toContain(dir);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(readdirSync(dir)).not.toContain('planted');
+  });
+
+  it('entries written more than a day ago are removed (past builds\' prerender bundles), at most once an hour', () => {
+    const dir = join(work, 'old');
+    const inUse = cacheIn(dir); // Node's folder for this Node version, inside `dir`
+    expect(inUse.startsWith(`${dir}/`)).toBe(true);
+    const dayAndMore = new Date(Date.now() - 25 * 3600_000);
+    const plant = () => {
+      for (const name of ['stale', 'fresh']) writeFileSync(join(inUse, name), 'x');
+      utimesSync(join(inUse, 'stale'), dayAndMore, dayAndMore);
+    };
+    plant();
+    cacheIn(dir); // pruned moments ago: left alone
+    expect(readdirSync(inUse)).toEqual(expect.arrayContaining(['stale', 'fresh']));
+    const hourAgo = new Date(Date.now() - 61 * 60_000);
+    utimesSync(join(inUse, '.pruned'), hourAgo, hourAgo);
+    cacheIn(dir);
+    expect(readdirSync(inUse)).not.toContain('stale');
+    expect(readdirSync(inUse)).toContain('fresh');
   });
 
   // Giving a folder to another user takes root (as CI runs).

@@ -7,7 +7,7 @@
  * or `{ type: 'failed', error, problems? }`.
  */
 import { writeFile } from 'node:fs/promises';
-import { BuildError, buildHostedSite } from '../../../sites/index.ts';
+import { BuildError, buildHostedSite, cacheCompiledModules } from '../../../sites/index.ts';
 import type { BuildManifest } from '../entities.ts';
 import { sha256Hex } from '../../platform/hash.ts';
 import { buildSearchIndex } from '../serving/search.ts';
@@ -32,6 +32,8 @@ export type WorkerMessage =
 const send = (message: WorkerMessage) => process.stdout.write(`${JSON.stringify(message)}\n`);
 
 async function run(input: WorkerInput) {
+  // The server's NODE_COMPILE_CACHE folder (builder.ts), pruned of what past builds left (their prerender bundles).
+  await cacheCompiledModules();
   let lastProgress = 0;
   const result = await buildHostedSite({
     source: input.source,
