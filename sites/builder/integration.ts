@@ -58,7 +58,7 @@ const RESOLVED_SITE = `\0${VIRTUAL_SITE}`;
  * The dev server always gets DocSearch: it bundles nothing, and the configuration can change while it runs.
  */
 const VIRTUAL_DOCSEARCH = 'virtual:docs/docsearch';
-export const docSearchComponent = (state: Pick<SiteState, 'data' | 'reload'>) =>
+const docSearchComponent = (state: Pick<SiteState, 'data' | 'reload'>) =>
   join(LAYOUT_COMPONENTS, state.reload || state.data.config.search.docsearch ? 'DocSearch.astro' : 'NoDocSearch.astro');
 
 /**
