@@ -3,8 +3,6 @@ import { constants } from 'node:fs';
 import { copyFile, cp, link as linkFile, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import pLimit from 'p-limit';
-import { bodyFacts, type BodyFacts } from '../check/index.ts';
-import type { SourcePage } from '../content/types.ts';
 import type { SiteData } from '../src/lib/types.ts';
 import { privateDirectory } from './cache-folders.ts';
 
@@ -22,8 +20,6 @@ import { privateDirectory } from './cache-folders.ts';
  *   _astro/         the assets pages load (content-hashed names, so a union is always right)
  *   search/<key>/   a part of the search index (search-parts.ts), named by the hash of its pages' files and keys:
  *                   a build whose pages of that part are all unchanged takes it as it is
- *   facts.json      per page body (by hash of body and variables): whether it parses, its anchors and links, so the
- *                   link checks do not parse unchanged pages again
  *
  * Entries (a search part: its folder) are written to a temporary name and renamed, so builds sharing the folder (two branches of one hosted
  * repository) never read half a file; an entry another build removed is a miss, rendered again. Entries unused
@@ -114,19 +110,14 @@ async function placeFile(entry: string, target: string, link: boolean): Promise<
 
 export class BuildCache {
   readonly #dir: string;
-  readonly #facts: Map<string, BodyFacts>;
-  readonly #usedFacts = new Map<string, BodyFacts>();
   readonly #usedSearchParts = new Set<string>();
-  /** The site's variables as JSON, made once (every page's facts key has them). */
-  readonly #variablesJson = new WeakMap<object, string>();
   /** What went wrong keeping this build's results (the build itself is fine): buildSite reports it as progress. */
   readonly problems: string[] = [];
   #entries: Set<string>;
 
-  private constructor(dir: string, entries: Set<string>, facts: Map<string, BodyFacts>) {
+  private constructor(dir: string, entries: Set<string>) {
     this.#dir = dir;
     this.#entries = entries;
-    this.#facts = facts;
   }
 
   /**
@@ -142,24 +133,8 @@ export class BuildCache {
       await writeAtomically(stamp, fingerprint);
     }
     const entries = new Set((await readdir(dir)).filter((name) => name.endsWith('.html')));
-    const facts = new Map<string, BodyFacts>();
-    try {
-      for (const [key, value] of Object.entries(JSON.parse(await readFile(join(dir, 'facts.json'), 'utf8')) as Record<string, BodyFacts>)) facts.set(key, value);
-    } catch {
-      // none yet, or unreadable: every page is parsed
-    }
-    return new BuildCache(dir, entries, facts);
+    return new BuildCache(dir, entries);
   }
-
-  /** checkSite's `facts`, answered from the cache where the body and variables are unchanged. */
-  readonly facts = (page: SourcePage, variables: Record<string, unknown>): BodyFacts => {
-    let variablesJson = this.#variablesJson.get(variables);
-    if (variablesJson === undefined) this.#variablesJson.set(variables, (variablesJson = JSON.stringify(variables)));
-    const key = sha256(page.body, variablesJson);
-    const facts = this.#facts.get(key) ?? bodyFacts(page.body, variables);
-    this.#usedFacts.set(key, facts);
-    return facts;
-  };
 
   has(output: PageOutput): boolean {
     return this.#entries.has(`${output.key}.html`);
@@ -261,7 +236,7 @@ export class BuildCache {
   }
 
   /**
-   * Writes the facts this build used and removes page entries and search parts no build used for
+   * Removes page entries and search parts no build used for
    * {@link MAX_UNUSED_MS} (and temporary files a build that died left).
    */
   async close(used: PageOutput[]): Promise<void> {
@@ -277,7 +252,6 @@ export class BuildCache {
   }
 
   async #close(used: PageOutput[]): Promise<void> {
-    await writeAtomically(join(this.#dir, 'facts.json'), JSON.stringify(Object.fromEntries(this.#usedFacts)));
     const keep = new Set(used.map((output) => `${output.key}.html`));
     const stale = Date.now() - MAX_UNUSED_MS;
     const names = await readdir(this.#dir);

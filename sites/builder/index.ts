@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { setImmediate } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { shouldFail } from '../config/problems.ts';
@@ -8,7 +9,8 @@ import { readSite } from '../content/read.ts';
 import type { SanitizeOptions } from '../content/sanitize.ts';
 import type { Problem, SourcePage } from '../content/types.ts';
 import type { RenderContext, SiteData } from '../src/lib/types.ts';
-import { checkSite, type CheckOptions } from '../check/index.ts';
+import { checkSite } from '../check/index.ts';
+import type { BodyFacts } from '../content/facts.ts';
 import type { ConfigLocator } from '../config/semantics.ts';
 import { copyAssets } from './assets.ts';
 import { writeOutputs } from './outputs.ts';
@@ -136,8 +138,6 @@ export async function prepareSite(options: {
   site?: string;
   context?: Partial<RenderContext>;
   strict?: boolean;
-  /** checkSite's per-page facts (a build cache's). */
-  facts?: CheckOptions['facts'];
   searchParts?: number;
 }): Promise<PreparedSite> {
   const base = normalizeBase(options.base);
@@ -146,23 +146,31 @@ export async function prepareSite(options: {
   // Pages and assets are read from the layout's root (the folder, or its docs/ folder: content/layout.ts).
   const { layout } = source;
   const sourceDir = layout.root;
-  const problems = [...source.problems, ...checkSite(layout.dir, { config: source.config, pages: source.pages, locate: source.locate, layout, facts: options.facts })];
   const sanitize: SanitizeOptions = { base, zoomImages: source.config.content.zoomImages, sourceDir };
   const prepared = new Map<string, string>();
   const markdown = new Map<string, string>();
   const ok = new Map<string, boolean>();
   const zoom = new Map<string, boolean>();
   const firstHeadings = new Map<string, string>();
-  for (const page of source.pages) {
+  const facts = new Map<SourcePage, BodyFacts>();
+  const pageProblems: Problem[] = [];
+  for (const [i, page] of source.pages.entries()) {
+    // Sätteri hands each parsed tree over in a native buffer that Node frees only when the event loop turns (an
+    // N-API finalizer): without a turn now and then, 10,000 pages hold ~200 MB of them until the loop ends.
+    if (i % 64 === 63) await setImmediate();
     const result = preparePage(page, source.config.variables, sanitize);
+    facts.set(page, result.facts);
     prepared.set(join(sourceDir, page.file), result.code);
     markdown.set(page.route, result.markdown);
     ok.set(page.route, result.ok);
     zoom.set(page.route, /data-zoom/.test(result.code) || (sanitize.zoomImages && /!\[|<img\b/i.test(result.code)));
-    problems.push(...result.problems.map((problem) => ({ ...problem, file: layout.display(problem.file) })));
+    pageProblems.push(...result.problems.map((problem) => ({ ...problem, file: layout.display(problem.file) })));
     const h1 = /^#[ \t]+(.+?)[ \t#]*$/m.exec(result.markdown.split(/^(?:```|~~~)/m, 1)[0] ?? '')?.[1];
     if (h1) firstHeadings.set(page.route, h1);
   }
+  // The checks take each page's links and anchors from the parse above: a build parses a page once.
+  const checked = checkSite(layout.dir, { config: source.config, pages: source.pages, locate: source.locate, layout, facts: (page) => facts.get(page)! });
+  const problems = [...source.problems, ...checked, ...pageProblems];
   const data = buildSiteData({ config: source.config, pages: source.pages, ok, zoom, firstHeadings, base, site: options.site, context, searchParts: options.searchParts });
   return { state: { sourceDir, data, prepared, sanitize }, locate: source.locate, pages: source.pages, problems, markdown };
 }
@@ -182,7 +190,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const cacheDir = options.cacheDir ?? defaultCacheDir(source);
   const fingerprint = await rendererFingerprint(SITES_DIR);
   const cache = options.cache === false ? undefined : await BuildCache.open(options.pageCacheDir ?? join(cacheDir, 'pages'), fingerprint).catch((error: Error) => void progress({ phase: 'cache', message: error.message }));
-  const site = await prepareSite({ ...options, out, facts: cache?.facts });
+  const site = await prepareSite({ ...options, out });
   if (site.pages.length === 0) {
     throw new BuildError(`No pages in ${site.state.sourceDir}: a site is a docs.json (or docs.yaml) and .mdx or .md pages beside it`, site.problems);
   }

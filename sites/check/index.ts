@@ -10,12 +10,14 @@ import { sidebarGroups, type ConfigLocator } from '../config/semantics.ts';
 import { lineColumn, parseSource } from '../config/parse.ts';
 import { siteLayout, type SiteLayout } from '../content/layout.ts';
 import { resolveHref } from './links.ts';
-import { bodyFacts, type BodyFacts } from './mdx.ts';
+import type { BodyFacts } from '../content/facts.ts';
+import { bodyFacts } from '../content/mdx.ts';
 import type { SourcePage } from './types.ts';
 
 export type { SourcePage } from './types.ts';
 export { resolveHref, type ResolvedHref } from './links.ts';
-export { bodyFacts, extractHeadings, headingSlugs, parseBody, substituteVariables, type BodyFacts, type Heading, type Substitution } from './mdx.ts';
+export { bodyFacts, extractHeadings, headingSlugs } from '../content/mdx.ts';
+export type { BodyFacts, BodyLink, Heading } from '../content/facts.ts';
 
 export interface CheckOptions {
   config: DocsConfig;
@@ -24,7 +26,7 @@ export interface CheckOptions {
   locate?: ConfigLocator;
   /** Where the pages are (`readSite(dir).layout`); without it `siteLayout(dir)` finds it again. */
   layout?: SiteLayout;
-  /** What a page body links to and offers as anchors; default {@link bodyFacts} (a builder's cache keeps them between builds). */
+  /** What a page body links to and offers as anchors; default {@link bodyFacts} (a build takes them from its page preparation's parse). */
   facts?: (page: SourcePage, variables: Record<string, unknown>) => BodyFacts;
 }
 
@@ -82,7 +84,7 @@ export function checkSite(dir: string, options: CheckOptions): Problem[] {
 
   /** Why an internal href goes nowhere (`no page at ...`), or null when it is fine. */
   const brokenBecause = (href: string, fromFile: string): { message: string; suggestion?: string } | null => {
-    if (/[{}\uE000\uE001]/.test(href)) return null; // an unresolved placeholder, reported on its own
+    if (/[{}]/.test(href)) return null; // an unresolved placeholder, reported on its own
     const target = resolveHref(href, fromFile);
     if (!target) return null;
     const page = byRoute.get(target.route);

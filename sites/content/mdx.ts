@@ -1,9 +1,10 @@
+import type { Root } from 'mdast';
 import { mdxToMdast } from 'satteri';
-import { variableNames } from '../check/mdx.ts';
 import { suggest } from '../config/fallback.ts';
+import { factsOf, headingsOf, UNPARSED, type BodyFacts, type Heading } from './facts.ts';
 import { auditTree, type SanitizeOptions } from './sanitize.ts';
 import type { Problem } from './types.ts';
-import { decodeTokens, substituteVariables } from './variables.ts';
+import { decodeTokens, substituteVariables, variableNames, type Substitution } from './variables.ts';
 
 /**
  * The Markdown features of the MDX compiler (GFM, smart punctuation, `$…$`/`$$…$$` math: the integration gives Astro's
@@ -19,7 +20,37 @@ export interface PreparedPage {
   /** False when the page is not valid MDX: `code` is then a short notice page. */
   ok: boolean;
   problems: Problem[];
+  /** What the site checks need of the body (its anchors and links), from the same parse. */
+  facts: BodyFacts;
 }
+
+/**
+ * Substitutes variables into a page body (unresolved placeholders become inert tokens: content/variables.ts) and
+ * parses it as the compiler will. `error` is Sätteri's message when the body is not valid MDX.
+ */
+export function parseBody(body: string, variables: Record<string, unknown>): Substitution & ({ tree: Root } | { tree?: undefined; error: string }) {
+  const substitution = substituteVariables(body, variables, 'token');
+  try {
+    return { ...substitution, tree: mdxToMdast(substitution.text, { features: MDX_FEATURES }) as Root };
+  } catch (error) {
+    return { ...substitution, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** A page body's facts for the site checks (what {@link preparePage} gives too), for checking without building. */
+export function bodyFacts(body: string, variables: Record<string, unknown> = {}): BodyFacts {
+  const parsed = parseBody(body, variables);
+  return parsed.tree ? factsOf(parsed.tree, parsed) : UNPARSED;
+}
+
+/** The headings of a page body (variables substituted first); `[]` when the body does not parse. */
+export function extractHeadings(body: string, variables: Record<string, unknown> = {}): Heading[] {
+  const parsed = parseBody(body, variables);
+  return parsed.tree ? headingsOf(parsed.tree, parsed) : [];
+}
+
+/** The heading slugs of a page body, in order (what the table of contents links to). */
+export const headingSlugs = (body: string, variables: Record<string, unknown> = {}) => extractHeadings(body, variables).map((h) => h.slug);
 
 /**
  * Turns a page body (frontmatter split off) into what the MDX compiler sees. Runs in the Vite `load` hook (so `{{ variables }}` are in
@@ -34,7 +65,8 @@ export function preparePage(
   const { file, body, bodyLine } = page;
   const offsetLines = bodyLine - 1;
   const problems: Problem[] = [];
-  const { text, unresolved } = substituteVariables(body, variables, 'token');
+  const parsed = parseBody(body, variables);
+  const { text, unresolved } = parsed;
   for (const item of unresolved) {
     const before = body.slice(0, item.offset);
     const line = before.split('\n').length;
@@ -51,13 +83,8 @@ export function preparePage(
       ...(item.reason === 'missing' ? suggest(item.path, variableNames(variables)) : {}),
     });
   }
-  const literal = substituteVariables(body, variables, 'literal').text;
-  let tree;
-  try {
-    tree = mdxToMdast(text, { features: MDX_FEATURES });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const at = /^(\d+):(\d+):\s*/.exec(message);
+  if (!parsed.tree) {
+    const at = /^(\d+):(\d+):\s*/.exec(parsed.error);
     problems.push({
       severity: 'error',
       file,
@@ -65,10 +92,11 @@ export function preparePage(
       column: at ? Number(at[2]) : 1,
       path: '',
       // Positions inside the message are the body's: make them the file's.
-      message: `not valid MDX, the page shows a notice instead: ${decodeTokens(at ? message.slice(at[0].length) : message).replace(/\((\d+):(\d+)\)/g, (_m, l: string, c: string) => `(line ${Number(l) + offsetLines}, column ${c})`)}`,
+      message: `not valid MDX, the page shows a notice instead: ${decodeTokens(at ? parsed.error.slice(at[0].length) : parsed.error).replace(/\((\d+):(\d+)\)/g, (_m, l: string, c: string) => `(line ${Number(l) + offsetLines}, column ${c})`)}`,
     });
-    return { code: failedPage(), markdown: literal, ok: false, problems };
+    return { code: failedPage(), markdown: substituteVariables(body, variables, 'literal').text, ok: false, problems, facts: UNPARSED };
   }
+  const { tree } = parsed;
   const findings = auditTree(tree, options, file);
   const removed: { start: number; end: number }[] = [];
   for (const finding of findings) {
@@ -84,7 +112,7 @@ export function preparePage(
       });
     }
   }
-  return { code: '\n'.repeat(offsetLines) + text, markdown: decodeTokens(cut(text, removed)).trim(), ok: true, problems };
+  return { code: '\n'.repeat(offsetLines) + text, markdown: decodeTokens(cut(text, removed)).trim(), ok: true, problems, facts: factsOf(tree, parsed) };
 }
 
 function cut(text: string, spans: { start: number; end: number }[]): string {

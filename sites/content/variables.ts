@@ -40,23 +40,53 @@ function reasonFor(variables: Record<string, unknown>, path: string): Unresolved
   return 'not-a-string';
 }
 
+export interface Substitution {
+  text: string;
+  unresolved: Unresolved[];
+  /** Offset in `text` -> offset in the input (inside a replacement: its placeholder's), so problems point at what the author typed. */
+  toSource(offset: number): number;
+}
+
 /**
  * Replaces every resolvable placeholder with its value. Unresolved placeholders are kept as they are
  * (`keep: 'literal'`, for Markdown output) or replaced by an inert token (`keep: 'token'`, for MDX compilation).
  */
-export function substituteVariables(
-  text: string,
-  variables: Record<string, unknown>,
-  keep: 'literal' | 'token',
-): { text: string; unresolved: Unresolved[] } {
+export function substituteVariables(text: string, variables: Record<string, unknown>, keep: 'literal' | 'token'): Substitution {
   const unresolved: Unresolved[] = [];
+  /** Replacements that change the length: where each starts in the output and in the input, and both lengths. */
+  const edits: { out: number; src: number; outLength: number; srcLength: number }[] = [];
+  let delta = 0;
   const out = text.replace(PLACEHOLDER, (whole: string, path: string, offset: number) => {
-    const value = lookupVariable(variables, path);
-    if (value !== undefined) return value;
-    unresolved.push({ path, offset, reason: reasonFor(variables, path) });
-    return keep === 'token' ? encodeToken(whole) : whole;
+    let value = lookupVariable(variables, path);
+    if (value === undefined) {
+      unresolved.push({ path, offset, reason: reasonFor(variables, path) });
+      value = keep === 'token' ? encodeToken(whole) : whole;
+    }
+    edits.push({ out: offset + delta, src: offset, outLength: value.length, srcLength: whole.length });
+    delta += value.length - whole.length;
+    return value;
   });
-  return { text: out, unresolved };
+  const toSource = (offset: number) => {
+    let shift = 0;
+    for (const edit of edits) {
+      if (offset < edit.out) break;
+      if (offset < edit.out + edit.outLength) return edit.src;
+      shift = edit.src + edit.srcLength - (edit.out + edit.outLength);
+    }
+    return offset + shift;
+  };
+  return { text: out, unresolved, toSource };
+}
+
+/** Every dotted path of `variables` that has a string value (what a misspelt placeholder may have meant). */
+export function variableNames(variables: Record<string, unknown>, prefix = ''): string[] {
+  return Object.entries(variables).flatMap(([key, value]) =>
+    typeof value === 'string'
+      ? [prefix + key]
+      : typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? variableNames(value as Record<string, unknown>, `${prefix}${key}.`)
+        : [],
+  );
 }
 
 export function encodeToken(placeholder: string): string {

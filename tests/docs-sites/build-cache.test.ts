@@ -1,7 +1,7 @@
 /**
  * The build cache (sites/builder/build-cache.ts): a later build of a site renders only the pages whose inputs
  * changed and writes the same site a cold build would; everything else of it (an upgrade of the renderer, entries
- * gone or emptied, `cache: false`, clean-up, link checks over cached facts) keeps builds right.
+ * gone or emptied, `cache: false`, clean-up, link checks in a cached build) keeps builds right.
  */
 import { createHash } from 'node:crypto';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
@@ -105,7 +105,7 @@ describe('the build cache', () => {
     expect(html(configured.out, '/')).toContain('#7c3aed');
   }, 120_000);
 
-  it('the link checks see a changed page through the cached facts of the others', async () => {
+  it('the link checks of a build that takes the other pages from the cache see the changed page', async () => {
     write('guide.mdx', '---\ntitle: Guide\n---\n\n## Setup\n\nRun the installer.\n');
     const { result } = await build();
     expect(result.problems.map((p) => p.message)).toContainEqual(expect.stringContaining('no heading `#install`'));

@@ -8,7 +8,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkSite, extractHeadings, headingSlugs, resolveHref, substituteVariables, type SourcePage } from '../../sites/check/index.ts';
+import { checkSite, extractHeadings, headingSlugs, resolveHref, type SourcePage } from '../../sites/check/index.ts';
+import { substituteVariables } from '../../sites/content/variables.ts';
 import { loadConfig, validateFrontmatter } from '../../sites/config/load.ts';
 import { formatProblem, sortProblems, type Problem } from '../../sites/config/problems.ts';
 import { prepareSite } from '../../sites/builder/index.ts';
@@ -165,6 +166,13 @@ describe('heading slugs (the ids the renderer gives headings)', () => {
   it('use the substituted variables and ignore headings in code', () => {
     expect(extractHeadings('# {{ product }} guide\n\n```md\n# not a heading\n```\n', { product: 'Widget' }).map((h) => [h.depth, h.text, h.slug])).toEqual([[1, 'Widget guide', 'widget-guide']]);
   });
+
+  it('of a heading with a placeholder left as written are the rendered ones, and links after it point where the author typed them', async () => {
+    // `-missing--guide` is the id a build gives this heading.
+    expect(headingSlugs('## {{ missing }} guide\n')).toEqual(['-missing--guide']);
+    const dir = site({ 'docs.json': '{}', 'index.mdx': '# Home\n\n## {{ missing }} guide\n\n{{ missing }} [a](#-missing--guide) [b](#nope)\n' });
+    expect(lines((await check(dir)).problems)).toEqual(['index.mdx:5:37  warning  Broken link `#nope`: no heading `#nope` on this page; did you mean `home`?']);
+  });
 });
 
 describe('resolveHref', () => {
@@ -191,17 +199,22 @@ describe('resolveHref', () => {
 describe('substituteVariables', () => {
   it('replaces string leaves by dotted path, leaves the others as written, and maps offsets back', () => {
     const text = 'A {{ product }} and {{version.major}} and {{ count }} and {{ missing }}.';
-    const result = substituteVariables(text, { product: 'Widget', version: { major: '2' }, count: 3 });
+    const result = substituteVariables(text, { product: 'Widget', version: { major: '2' }, count: 3 }, 'literal');
     expect(result.text).toBe('A Widget and 2 and {{ count }} and {{ missing }}.');
-    expect(result.unresolved.map((p) => [p.name, p.offset])).toEqual([
+    expect(result.unresolved.map((p) => [p.path, p.offset])).toEqual([
       ['count', text.indexOf('{{ count }}')],
       ['missing', text.indexOf('{{ missing }}')],
     ]);
     expect(result.toSource(result.text.indexOf('and {{ count'))).toBe(text.indexOf('and {{ count'));
     expect(result.toSource(result.text.indexOf('Widget') + 3)).toBe(text.indexOf('{{ product }}'));
+    // For the compiler, placeholders left become longer tokens: offsets after them still map back.
+    const tokens = substituteVariables(text, { product: 'Widget' }, 'token');
+    expect(tokens.text).toMatch(/^A Widget and zzdocsvar[0-9a-f]+zz and/);
+    expect(tokens.toSource(tokens.text.lastIndexOf('.'))).toBe(text.lastIndexOf('.'));
+    expect(tokens.toSource(tokens.text.indexOf('zzdocsvar') + 5)).toBe(text.indexOf('{{version.major}}'));
   });
 
   it('does not read inherited properties', () => {
-    expect(substituteVariables('{{ constructor }} {{ __proto__.x }}', {}).unresolved.map((p) => p.name)).toEqual(['constructor', '__proto__.x']);
+    expect(substituteVariables('{{ constructor }} {{ __proto__.x }}', {}, 'literal').unresolved.map((p) => p.path)).toEqual(['constructor', '__proto__.x']);
   });
 });
