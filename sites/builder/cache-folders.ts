@@ -1,7 +1,7 @@
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { enableCompileCache, getCompileCacheDir } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /**
  * Makes `dir` (mode 0700) or checks that it is this user's alone. Caches whose files go into sites as they are
@@ -54,7 +54,9 @@ const PRUNE_EVERY_MS = 3600_000;
  * Every build imports its own prerender bundle (new files, content-hashed, in a folder of that build), and Node
  * caches those too and never removes anything: entries written more than a day ago are removed, at most once an
  * hour (`.pruned` records when). Astro's are written again by the next process that loads it (~0.7 s, once a day).
- * `dir` is the folder Node reports (`getCompileCacheDir()`: one per Node version, files only).
+ * `dir` is the folder Node reports (`getCompileCacheDir()`: one per Node version, files only, inside the folder
+ * given). The folders of other Node versions beside it (left by an upgrade of Node) go whole once none was pruned,
+ * so none was used, for a day.
  */
 async function pruneCompiledModules(dir: string): Promise<void> {
   const now = Date.now();
@@ -67,5 +69,13 @@ async function pruneCompiledModules(dir: string): Promise<void> {
     const path = join(entry.parentPath, entry.name);
     const info = await stat(path).catch(() => undefined);
     if (info && now - info.mtimeMs > ENTRY_MAX_AGE_MS) await rm(path, { force: true });
+  }
+  const versions = await readdir(dirname(dir), { withFileTypes: true }).catch(() => []);
+  for (const version of versions) {
+    if (!version.isDirectory() || version.name === basename(dir)) continue;
+    const path = join(version.parentPath, version.name);
+    // Its stamp when one of our processes pruned it, else the folder's own time (an entry added or removed).
+    const used = (await stat(join(path, '.pruned')).catch(() => stat(path)).catch(() => undefined))?.mtimeMs;
+    if (used !== undefined && now - used > ENTRY_MAX_AGE_MS) await rm(path, { recursive: true, force: true });
   }
 }

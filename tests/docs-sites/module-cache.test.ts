@@ -65,6 +65,26 @@ describe('the compiled-module cache', () => {
     expect(readdirSync(inUse)).toContain('fresh');
   });
 
+  it('the folder of another Node version (left by an upgrade) goes once it was not used for a day', () => {
+    const dir = join(work, 'upgraded');
+    const inUse = cacheIn(dir);
+    const old = join(dir, 'v20.0.0-x64-00000000-0');
+    const recent = join(dir, 'v22.0.0-x64-00000000-0');
+    for (const folder of [old, recent]) {
+      mkdirSync(folder);
+      writeFileSync(join(folder, 'entry'), 'x');
+      writeFileSync(join(folder, '.pruned'), '');
+    }
+    const dayAndMore = new Date(Date.now() - 25 * 3600_000);
+    utimesSync(join(old, '.pruned'), dayAndMore, dayAndMore);
+    utimesSync(join(recent, 'entry'), dayAndMore, dayAndMore); // an old entry, but the folder was pruned just now
+    const hourAgo = new Date(Date.now() - 61 * 60_000);
+    utimesSync(join(inUse, '.pruned'), hourAgo, hourAgo);
+    cacheIn(dir);
+    expect(readdirSync(dir).sort()).toEqual([inUse.slice(dir.length + 1), 'v22.0.0-x64-00000000-0'].sort());
+    expect(readdirSync(recent)).toEqual(expect.arrayContaining(['entry']));
+  });
+
   // Giving a folder to another user takes root (as CI runs).
   it.runIf(process.getuid?.() === 0)('a folder another user owns is not used: modules are compiled as before', () => {
     const dir = join(work, 'foreign');
