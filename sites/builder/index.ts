@@ -190,15 +190,15 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const cacheDir = options.cacheDir ?? defaultCacheDir(source);
   const fingerprint = await rendererFingerprint(SITES_DIR);
   const cache = options.cache === false ? undefined : await BuildCache.open(options.pageCacheDir ?? join(cacheDir, 'pages'), fingerprint).catch((error: Error) => void progress({ phase: 'cache', message: error.message }));
-  const site = await prepareSite({ ...options, out });
-  if (site.pages.length === 0) {
-    throw new BuildError(`No pages in ${site.state.sourceDir}: a site is a docs.json (or docs.yaml) and .mdx or .md pages beside it`, site.problems);
+  // Only what the build uses is kept: the pages' source text (50 MB at 10,000 pages) is not needed past here.
+  const { state, problems, markdown, pages } = await prepareSite({ ...options, out }).then((site) => ({ ...site, pages: site.pages.length }));
+  if (pages === 0) {
+    throw new BuildError(`No pages in ${state.sourceDir}: a site is a docs.json (or docs.yaml) and .mdx or .md pages beside it`, problems);
   }
-  if ((options.strict || options.failOnErrors) && shouldFail(site.problems, { strict: options.strict ?? false })) {
-    const what = options.strict ? `${site.problems.filter((p) => p.severity !== 'info').length} problem(s) and the build is strict` : 'errors';
-    throw new BuildError(`The site has ${what}`, site.problems);
+  if ((options.strict || options.failOnErrors) && shouldFail(problems, { strict: options.strict ?? false })) {
+    const what = options.strict ? `${problems.filter((p) => p.severity !== 'info').length} problem(s) and the build is strict` : 'errors';
+    throw new BuildError(`The site has ${what}`, problems);
   }
-  const { state } = site;
   const outputs = pageOutputs(fingerprint, state.data, (file) => state.prepared.get(join(state.sourceDir, file)));
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
@@ -208,7 +208,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   let cards: SocialCard[];
   try {
     progress({ phase: 'outputs' });
-    await writeOutputs(out, state.data, site.markdown);
+    await writeOutputs(out, state.data, markdown);
     await copyAssets(state.sourceDir, out, [out, cacheDir]);
     cards = await socialCards(state.data, state.sourceDir);
   } catch (error) {
@@ -220,10 +220,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   if (options.drawSocialImages ?? true) await drawSocialImages(cards, out, options.cacheDir, progress);
   const cached = outputs.length - rendered;
   for (const message of cache?.problems ?? []) progress({ phase: 'cache', message });
-  progress({ phase: 'done', message: `${site.pages.length} pages${cache ? ` (${cached} from the build cache)` : ''}` });
+  progress({ phase: 'done', message: `${pages} pages${cache ? ` (${cached} from the build cache)` : ''}` });
   return {
-    pages: site.pages.length,
-    problems: site.problems,
+    pages,
+    problems,
     durationMs: Math.round(performance.now() - started),
     data: state.data,
     socialCards: cards,
