@@ -53,7 +53,7 @@ export interface Substitution {
  */
 export function substituteVariables(text: string, variables: Record<string, unknown>, keep: 'literal' | 'token'): Substitution {
   const unresolved: Unresolved[] = [];
-  /** Replacements that change the length: where each starts in the output and in the input, and both lengths. */
+  /** Each replacement: where it starts in the output and in the input, and both lengths. */
   const edits: { out: number; src: number; outLength: number; srcLength: number }[] = [];
   let delta = 0;
   const out = text.replace(PLACEHOLDER, (whole: string, path: string, offset: number) => {
