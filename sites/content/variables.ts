@@ -9,18 +9,8 @@
  * placeholder text inside the parsed tree, where it is plain text and can no longer be mistaken for code.
  */
 
-export const PLACEHOLDER = /\{\{\s*([^{}\s]+?)\s*\}\}/g;
+const PLACEHOLDER = /\{\{\s*([^{}\s]+?)\s*\}\}/g;
 const TOKEN = /zzdocsvar([0-9a-f]+)zz/g;
-
-/** The string leaf of `variables` at `path` (`a.b.c`), or undefined (missing path, non-string leaf). */
-export function lookupVariable(variables: Record<string, unknown>, path: string): string | undefined {
-  let value: unknown = variables;
-  for (const key of path.split('.')) {
-    if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, key)) return undefined;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return typeof value === 'string' ? value : undefined;
-}
 
 export interface Unresolved {
   /** The dotted path inside the braces. */
@@ -31,13 +21,14 @@ export interface Unresolved {
   reason: 'missing' | 'not-a-string';
 }
 
-function reasonFor(variables: Record<string, unknown>, path: string): Unresolved['reason'] {
+/** The string leaf of `variables` at `path` (`a.b.c`), or why there is none. */
+function lookupVariable(variables: Record<string, unknown>, path: string): { value: string } | { reason: Unresolved['reason'] } {
   let value: unknown = variables;
   for (const key of path.split('.')) {
-    if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, key)) return 'missing';
+    if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, key)) return { reason: 'missing' };
     value = (value as Record<string, unknown>)[key];
   }
-  return 'not-a-string';
+  return typeof value === 'string' ? { value } : { reason: 'not-a-string' };
 }
 
 export interface Substitution {
@@ -57,9 +48,11 @@ export function substituteVariables(text: string, variables: Record<string, unkn
   const edits: { out: number; src: number; outLength: number; srcLength: number }[] = [];
   let delta = 0;
   const out = text.replace(PLACEHOLDER, (whole: string, path: string, offset: number) => {
-    let value = lookupVariable(variables, path);
-    if (value === undefined) {
-      unresolved.push({ path, offset, reason: reasonFor(variables, path) });
+    const found = lookupVariable(variables, path);
+    let value: string;
+    if ('value' in found) value = found.value;
+    else {
+      unresolved.push({ path, offset, reason: found.reason });
       value = keep === 'token' ? encodeToken(whole) : whole;
     }
     edits.push({ out: offset + delta, src: offset, outLength: value.length, srcLength: whole.length });
