@@ -22,13 +22,13 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { defaultDocsConfig } from '../../server/platform/config.ts';
+import { createLogger } from '../../server/platform/logger.ts';
 import { buildSearchIndex, SiteSearch } from '../../server/docs-hosting/serving/search.ts';
 import { createGitRepo } from '../lib/git-fixture.ts';
 import { generateSite, writeOurSource } from './docs/site.ts';
 import { integer, milliseconds, seconds } from './common/format.ts';
 import { measureAutocannon } from './common/measure.ts';
 import { startBenchServer } from './common/server.ts';
-import { createLogger } from '../../server/platform/logger.ts';
 import { ascending, percentile, type Measurement } from './common/stats.ts';
 
 /** Pages of the generated repository; BENCH_HOSTING_PAGES=1000 for the larger figure. */
