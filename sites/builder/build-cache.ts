@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { copyFile, cp, link as linkFile, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import pLimit from 'p-limit';
 import type { SiteData } from '../src/lib/types.ts';
@@ -28,6 +28,12 @@ import { privateDirectory } from './cache-folders.ts';
 
 /** An entry no build used for this long is removed (a branch not built for a day starts cold). */
 export const MAX_UNUSED_MS = 24 * 3600_000;
+/**
+ * A page entry a build uses is marked used (its time set to now) when it was last marked this long ago: a host
+ * knows the files it stored by their times (server/docs-hosting/builds/built-files.ts), which marking every build
+ * would change. Far below {@link MAX_UNUSED_MS}, so a used entry is never taken for an unused one.
+ */
+const TOUCH_AFTER_MS = 3600_000;
 
 /** One HTML file of the built site and the key of what it was rendered from. */
 export interface PageOutput {
@@ -92,19 +98,8 @@ async function eachLimited<T>(items: readonly T[], limit: number, task: (item: T
 
 const IO_CONCURRENCY = 16;
 
-/**
- * A cached file into the output folder: a hard link when `link` (no bytes copied: 1,000 pages in ~0.05 s instead of
- * ~0.4 s; the file then is the cache entry, so only for an output nothing edits in place), else, or across file
- * systems, a copy. Never over an existing file.
- */
-async function placeFile(entry: string, target: string, link: boolean): Promise<void> {
-  if (link) {
-    try {
-      return await linkFile(entry, target);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error;
-    }
-  }
+/** A cached file into the output folder: a copy (a clone where the file system can), never over an existing file. */
+async function placeFile(entry: string, target: string): Promise<void> {
   await copyFile(entry, target, constants.COPYFILE_FICLONE | constants.COPYFILE_EXCL);
 }
 
@@ -140,38 +135,48 @@ export class BuildCache {
     return this.#entries.has(`${output.key}.html`);
   }
 
+  /** Where the cache holds `output`'s page (read it only after {@link restore} found it there). */
+  pageEntry(output: PageOutput): string {
+    return join(this.#dir, `${output.key}.html`);
+  }
+
   /**
-   * Copies cached pages and assets into `out`. Returns the outputs it could not copy (removed meanwhile by another
-   * build's clean-up, or empty): the caller renders those.
+   * Copies cached pages and assets into `out`; with `leave`, the pages stay where they are (the caller takes them
+   * from {@link pageEntry}) and only the assets are copied. Returns the outputs it could not take (removed meanwhile
+   * by another build's clean-up, or empty): the caller renders those.
    */
-  async restore(out: string, outputs: PageOutput[], options: { link?: boolean } = {}): Promise<PageOutput[]> {
+  async restore(out: string, outputs: PageOutput[], options: { leave?: boolean } = {}): Promise<PageOutput[]> {
     const missed: PageOutput[] = [];
     const now = new Date();
     await eachLimited(outputs, IO_CONCURRENCY, async (output) => {
-      const entry = join(this.#dir, `${output.key}.html`);
+      const entry = this.pageEntry(output);
       try {
         // An empty file is what a power cut can leave of one renamed into place before its data reached the disk.
-        if ((await stat(entry)).size === 0) throw new Error('empty cache entry');
-        await utimes(entry, now, now); // used: kept by clean-ups
+        const info = await stat(entry);
+        if (info.size === 0) throw new Error('empty cache entry');
+        // Used: kept by clean-ups. Not touched more than once in a while: a host knows a file it stored by its times.
+        if (info.mtimeMs < now.getTime() - TOUCH_AFTER_MS) await utimes(entry, now, now);
+        if (options.leave) return;
         await mkdir(dirname(join(out, output.file)), { recursive: true });
-        await placeFile(entry, join(out, output.file), options.link ?? false);
+        await placeFile(entry, join(out, output.file));
       } catch {
         missed.push(output);
       }
     });
     const assets = await readdir(join(this.#dir, '_astro')).catch(() => [] as string[]);
     if (assets.length) await mkdir(join(out, '_astro'), { recursive: true });
-    // Copied, never linked: each Astro build writes its assets again, in place.
-    await eachLimited(assets, IO_CONCURRENCY, (name) => placeFile(join(this.#dir, '_astro', name), join(out, '_astro', name), false).catch(() => {}));
+    // Always copied: each Astro build writes its assets again, in place.
+    await eachLimited(assets, IO_CONCURRENCY, (name) => placeFile(join(this.#dir, '_astro', name), join(out, '_astro', name)).catch(() => {}));
     return missed;
   }
 
   /**
-   * The search part cached under `key` into `target` (made here; linked or copied as {@link restore} places pages).
-   * False when there is none, or it went meanwhile, or it is broken (`target` and the entry are then removed): the
-   * caller indexes the part, and keeps it anew.
+   * The search part cached under `key`, copied into `target` (made here), or with `leave` left where it is: its
+   * files (relative to the part's folder) and where the cache holds each. Undefined when there is none, or it went
+   * meanwhile, or it is broken (`target` and the entry are then removed): the caller indexes the part, and keeps it
+   * anew.
    */
-  async restoreSearchPart(key: string, target: string, options: { link?: boolean } = {}): Promise<boolean> {
+  async restoreSearchPart(key: string, target: string, options: { leave?: boolean } = {}): Promise<Map<string, string> | undefined> {
     const entry = join(this.#dir, 'search', key);
     try {
       // Every part has its entry file; an empty one is what a power cut can leave (see restore).
@@ -179,18 +184,21 @@ export class BuildCache {
       const now = new Date();
       await utimes(entry, now, now);
       const items = await readdir(entry, { recursive: true, withFileTypes: true });
-      await mkdir(target, { recursive: true });
-      for (const item of items) if (item.isDirectory()) await mkdir(join(target, relative(entry, join(item.parentPath, item.name))), { recursive: true });
-      await eachLimited(items.filter((item) => !item.isDirectory()), IO_CONCURRENCY, (item) => {
+      const files = new Map(items.filter((item) => !item.isDirectory()).map((item) => {
         const path = relative(entry, join(item.parentPath, item.name));
-        return placeFile(join(entry, path), join(target, path), options.link ?? false);
-      });
+        return [path, join(entry, path)] as const;
+      }));
+      if (!options.leave) {
+        await mkdir(target, { recursive: true });
+        for (const item of items) if (item.isDirectory()) await mkdir(join(target, relative(entry, join(item.parentPath, item.name))), { recursive: true });
+        await eachLimited([...files], IO_CONCURRENCY, ([path, from]) => placeFile(from, join(target, path)));
+      }
       this.#usedSearchParts.add(key);
-      return true;
+      return files;
     } catch {
       // A broken entry goes too: a folder cannot be renamed over it, so this build's part could not replace it.
       await Promise.all([rm(target, { recursive: true, force: true }), rm(entry, { recursive: true, force: true })]);
-      return false;
+      return undefined;
     }
   }
 

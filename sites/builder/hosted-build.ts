@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { DocsConfig } from '../config/schema/index.ts';
 import type { Problem } from '../content/types.ts';
 import { buildSite, type BuildOptions } from './index.ts';
@@ -36,6 +34,10 @@ export interface HostedBuildResult {
   /** HTML files rendered, and taken from the build cache. */
   rendered: number;
   cached: number;
+  /** Files of the site left in the build cache (`pageCacheDir`), not in `out`: its path in the site, and where it is. */
+  cachedFiles: { path: string; from: string }[];
+  /** The pages' Markdown files of the site (not in `out`): path in the site -> text. */
+  pageMarkdown: Map<string, string>;
 }
 
 /** The cards of a site's pages share everything but their titles (socialCards makes them so). */
@@ -58,8 +60,9 @@ export async function buildHostedSite(options: Pick<BuildOptions, 'source' | 'ou
     site: HOSTED_ORIGIN,
     failOnErrors: true,
     drawSocialImages: false,
-    // The output is stored by the host, then removed: nothing edits it, so cached pages need not be copied.
-    linkFromCache: true,
+    // The host stores the cached files from the cache: a one-page change creates a few files, not thousands.
+    leaveCached: true,
+    pageMarkdownFiles: false,
     context: { published: true, hosted: true, defaultBranch: true, customDomain: true, codeHost: options.codeHost },
   });
   const { data } = result;
@@ -68,7 +71,7 @@ export async function buildHostedSite(options: Pick<BuildOptions, 'source' | 'ou
     title: page.title ?? page.navTitle ?? (page.route === '/' ? data.name : page.route),
     ...(page.description ? { description: page.description } : {}),
   }));
-  const markdown = await Promise.all(pages.map((page) => readFile(join(options.out, markdownPath(page.route)), 'utf8').catch(() => '')));
+  const pageMarkdown = result.pageMarkdown!;
   return {
     pages: result.pages,
     problems: result.problems,
@@ -79,9 +82,11 @@ export async function buildHostedSite(options: Pick<BuildOptions, 'source' | 'ou
       pageRedirects: data.pages.filter((page) => page.redirect).map((page) => page.route),
       social: socialManifest(result.socialCards),
     },
-    documents: pages.map((page, i) => ({ ...page, markdown: markdown[i] ?? '' })),
+    documents: pages.map((page) => ({ ...page, markdown: pageMarkdown.get(markdownPath(page.route).slice(1)) ?? '' })),
     config: data.config,
     rendered: result.rendered,
     cached: result.cached,
+    cachedFiles: result.cachedFiles,
+    pageMarkdown,
   };
 }

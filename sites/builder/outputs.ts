@@ -116,10 +116,18 @@ export function redirectsMap(site: SiteData, config: DocsConfig): Record<string,
   return map;
 }
 
+/** Each page's `<page>.md` (every page that is not a redirect): its path in the site (`guide/setup.md`) -> its text. */
+export function pageMarkdownFiles(site: SiteData, markdown: Map<string, string>): Map<string, string> {
+  return new Map(site.pages.filter((page) => !page.redirect).map((page) => [markdownPath(page.route).slice(1), pageMarkdown(page, markdown.get(page.route) ?? '')]));
+}
+
+/** `files` (path in the site -> text) into `out`. */
+export async function writeFiles(out: string, files: Map<string, string>): Promise<void> {
+  await Promise.all([...files].map(([path, text]) => write(out, path, text)));
+}
+
+/** The outputs but the pages' Markdown ({@link pageMarkdownFiles}) into `out`. */
 export async function writeOutputs(out: string, site: SiteData, markdown: Map<string, string>): Promise<void> {
-  await Promise.all(
-    site.pages.filter((page) => !page.redirect).map((page) => write(out, markdownPath(page.route), pageMarkdown(page, markdown.get(page.route) ?? ''))),
-  );
   await write(out, 'llms.txt', llmsTxt(site));
   await write(out, 'llms-full.txt', llmsFullTxt(site, markdown));
   await write(out, 'sitemap.xml', sitemapXml(site));

@@ -45,29 +45,38 @@ export class SearchIndex {
   readonly #parts: Map<string, SearchPart | undefined>;
   readonly #indexed: SearchPart[];
   readonly restored: number;
+  /** With `leave`: the files of the parts taken from the cache (their paths in the site), and where it holds each. */
+  readonly cachedFiles: Map<string, string>;
 
-  private constructor(parts: Map<string, SearchPart | undefined>, indexed: SearchPart[], restored: number) {
+  private constructor(parts: Map<string, SearchPart | undefined>, indexed: SearchPart[], restored: number, cachedFiles: Map<string, string>) {
     this.#parts = parts;
     this.#indexed = indexed;
     this.restored = restored;
+    this.cachedFiles = cachedFiles;
   }
 
-  /** The index in `parts` (folder -> its outputs: search-parts.ts); the parts the cache has are placed now. */
-  static async open(out: string, parts: Map<string, PageOutput[]>, cache?: BuildCache, options: { link?: boolean } = {}): Promise<SearchIndex> {
+  /**
+   * The index in `parts` (folder -> its outputs: search-parts.ts); the parts the cache has are placed now (or with
+   * `leave`, left in the cache: {@link cachedFiles}).
+   */
+  static async open(out: string, parts: Map<string, PageOutput[]>, cache?: BuildCache, options: { leave?: boolean } = {}): Promise<SearchIndex> {
     const byFile = new Map<string, SearchPart | undefined>();
     const indexed: SearchPart[] = [];
+    const cachedFiles = new Map<string, string>();
     let restored = 0;
     await Promise.all(
       [...parts].map(async ([folder, files]) => {
         const key = createHash('sha256').update(`${folder}\0${files.map((o) => `${o.file}\0${o.key}`).sort().join('\0')}`).digest('hex');
         const dir = join(out, 'pagefind', folder);
-        const part = (await cache?.restoreSearchPart(key, dir, options)) ? undefined : new SearchPart(out, dir, files.map((o) => o.file), () => cache?.saveSearchPart(key, dir));
+        const cached = await cache?.restoreSearchPart(key, dir, options);
+        const part = cached ? undefined : new SearchPart(dir, files.map((o) => o.file), () => cache?.saveSearchPart(key, dir));
         if (part) indexed.push(part);
         else restored++;
+        if (cached && options.leave) for (const [path, from] of cached) cachedFiles.set(`pagefind/${folder}/${path}`, from);
         for (const output of files) byFile.set(output.file, part);
       }),
     );
-    return new SearchIndex(byFile, indexed, restored);
+    return new SearchIndex(byFile, indexed, restored, cachedFiles);
   }
 
   /** The parts {@link write} indexes. */
@@ -75,9 +84,12 @@ export class SearchIndex {
     return this.#indexed.length;
   }
 
-  /** Queues HTML files (relative to the output folder) that are written; those of cached parts are not read. */
-  add(files: readonly string[]): void {
-    for (const file of [...files].sort()) this.#parts.get(file)?.add(file);
+  /**
+   * Queues HTML files (their paths in the site) that are ready, each read from where `at` says (the output folder by
+   * default); those of cached parts are not read.
+   */
+  add(files: readonly string[], at: (file: string) => string): void {
+    for (const file of [...files].sort()) this.#parts.get(file)?.add(file, at(file));
   }
 
   /** Writes every part not yet written once its queued pages are in; throws the first failure. */
@@ -98,7 +110,6 @@ export class SearchIndex {
  * written to `dir` once every one of its files was added.
  */
 class SearchPart {
-  readonly #out: string;
   readonly #dir: string;
   readonly #keep: () => Promise<void> | undefined;
   /** Its files not added yet. */
@@ -111,8 +122,7 @@ class SearchPart {
   #pages = 0;
   #written: Promise<number> | undefined;
 
-  constructor(out: string, dir: string, files: string[], keep: () => Promise<void> | undefined) {
-    this.#out = out;
+  constructor(dir: string, files: string[], keep: () => Promise<void> | undefined) {
     this.#dir = dir;
     this.#waiting = new Set(files);
     this.#keep = keep;
@@ -126,14 +136,15 @@ class SearchPart {
     return this.#index;
   }
 
-  add(file: string): void {
+  /** `file`: its path in the site (Pagefind's URL for it); `path`: where to read it. */
+  add(file: string, path: string): void {
     // A file comes once (404.html is in every Astro batch: its first copy is the one indexed, all are the same).
     if (!this.#waiting.delete(file)) return;
     this.#queue = this.#queue.then(async () => {
       if (this.#failure) return;
       while (this.#inFlight.size >= MAX_IN_FLIGHT) await Promise.race(this.#inFlight);
       try {
-        const content = searchDocument(await readFile(join(this.#out, file)));
+        const content = searchDocument(await readFile(path));
         if (content === undefined) return;
         const index = await this.#pagefind();
         const added: Promise<void> = index.addHTMLFile({ sourcePath: file, content }).then(

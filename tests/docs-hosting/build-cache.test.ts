@@ -3,7 +3,7 @@
  * that changes one page's body renders that page (and 404.html); the rest comes from the repository's earlier
  * builds, on any ref, and the site served is the new commit's.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
@@ -72,5 +72,29 @@ describe('a hosted repository\'s build cache', () => {
     expect(await page('/acme/cached~preview/faq')).toContain('More questions.');
     // The scratch folders went; the cache stays.
     expect(existsSync(join(docs.workDir, 'page-cache'))).toBe(true);
+  }, 120_000);
+
+  it('a cache file changed in place since it was stored is read again: the site serves its bytes as they are now', async () => {
+    // The server knows the hash of a cache file it stored by the file's stamp (built-files.ts); a change keeps the
+    // size and the modification time here, and only the change time tells.
+    const [folder] = readdirSync(join(docs.workDir, 'page-cache'));
+    const dir = join(docs.workDir, 'page-cache', folder!);
+    const home = readdirSync(dir).map((name) => join(dir, name)).find((file) => file.endsWith('.html') && readFileSync(file, 'utf8').includes('Welcome.'))!;
+    // A time a file's times can be set back to exactly (whole seconds), stored with it by a build.
+    const time = Math.floor(Date.now() / 1000) - 10;
+    utimesSync(home, time, time);
+    const push = async (text: string) => {
+      repo.write({ 'guide.mdx': `# Guide\n\n${text}\n` });
+      repo.commit(text);
+      const build = await published(rest, 'acme/cached', 'preview');
+      expect(await htmlFiles(build.id)).toEqual({ rendered: 2, cached: 2 });
+      expect(await page('/acme/cached~preview/guide')).toContain(text);
+    };
+    await push('Run the newer installer.');
+    writeFileSync(home, readFileSync(home, 'utf8').replace('Welcome.', 'Welkome.'));
+    utimesSync(home, time, time);
+    expect(statSync(home).mtimeMs).toBe(time * 1000);
+    await push('Run the newest installer.');
+    expect(await page('/acme/cached~preview')).toContain('Welkome.');
   }, 120_000);
 });

@@ -134,18 +134,35 @@ describe('the build cache', () => {
     expect(html(uncached.out, '/reference')).toContain('uncached');
     expect(new Map(entries().map((name) => [name, statSync(join(cacheDir, 'pages', name)).mtimeMs]))).toEqual(before);
   }, 120_000);
-  it('linkFromCache hard-links the cached pages; what Astro writes again (404.html, assets) never writes into an entry', async () => {
+  it('leaveCached leaves the cached pages and search parts in the cache and names each; with them the output is the site a build copies', async () => {
     write('guide.mdx', PAGES['guide.mdx']!);
-    await build(); // the cache holds every page as the site is now
+    await build({ searchParts: 2 }); // the cache holds every page and both search parts as the site is now
     const entryBytes = () => new Map(entries().map((name) => [name, readFileSync(join(cacheDir, 'pages', name), 'utf8')]));
     const before = entryBytes();
-    write('guide.mdx', PAGES['guide.mdx']!.replace('Run the installer.', 'Run the linked installer.'));
-    const linked = await build({ linkFromCache: true });
-    expect([linked.result.rendered, linked.result.cached]).toEqual([2, OUTPUTS - 2]);
-    for (const route of ['/', '/reference', '/faq']) expect(statSync(join(linked.out, htmlPath(route))).nlink).toBeGreaterThan(1);
-    expect(statSync(join(linked.out, '404.html')).nlink).toBe(1);
-    for (const name of readdirSync(join(linked.out, '_astro'))) expect(statSync(join(linked.out, '_astro', name)).nlink, name).toBe(1);
-    expect(html(linked.out, '/guide')).toContain('Run the linked installer.');
+    write('guide.mdx', PAGES['guide.mdx']!.replace('Run the installer.', 'Run the left installer.'));
+    const left = await build({ searchParts: 2, leaveCached: true, pageMarkdownFiles: false });
+    const copied = await build({ searchParts: 2 });
+    expect([left.result.rendered, left.result.cached]).toEqual([2, OUTPUTS - 2]);
+    expect(left.result.searchParts).toEqual({ indexed: 1, cached: 1 });
+    const named = new Map(left.result.cachedFiles.map(({ path, from }) => [path, from]));
+    // The three unchanged pages and the unchanged part's files, each a file of the cache; 404.html was rendered again.
+    expect([...named.keys()].filter((path) => path.endsWith('.html')).sort()).toEqual(['/', '/reference', '/faq'].map(htmlPath).sort());
+    expect([...named.keys()].some((path) => path.startsWith('pagefind/en/'))).toBe(true);
+    for (const [path, from] of named) {
+      expect(from.startsWith(join(cacheDir, 'pages')), from).toBe(true);
+      expect(statSync(join(left.out, path), { throwIfNoEntry: false }), path).toBeUndefined();
+    }
+    // The pages' Markdown is in the result, not in the output folder.
+    expect(readdirSync(left.out, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.md'))).toEqual([]);
+    expect(left.result.pageMarkdown?.get('guide.md')).toContain('Run the left installer.');
+    // Together they are the site the copying build wrote, file for file (the search index's bytes may differ:
+    // see files(); the rendered part is compared by what it finds below).
+    const together = new Map([...files(left.out, { search: true })]);
+    for (const [path, from] of named) together.set(path, createHash('sha256').update(readFileSync(from)).digest('hex'));
+    for (const [path, text] of left.result.pageMarkdown!) together.set(path, createHash('sha256').update(text).digest('hex'));
+    const site = files(copied.out, { search: true });
+    expect([...together.keys()].sort()).toEqual([...site.keys()].sort());
+    for (const [path, hash] of files(copied.out)) expect(together.get(path), path).toBe(hash);
     // The entries of before are as they were (one was added for the edited page).
     const after = entryBytes();
     for (const [name, text] of before) expect(after.get(name), name).toBe(text);
@@ -167,6 +184,21 @@ describe('the build cache', () => {
     expect([entry('Option A.'), entry('Option B.'), entry('Option C.')]).toEqual([undefined, b, expect.any(String)]);
     expect(entries(dir)).toHaveLength(OUTPUTS + 1);
     write('reference.mdx', PAGES['reference.mdx']!);
+  }, 120_000);
+
+  it('a build marks the entries it uses as used at most once an hour: an entry\'s times otherwise stay as they were', async () => {
+    const dir = join(work, 'cache-marks');
+    await build({ cacheDir: dir });
+    const [stale, recent] = entries(dir).map((name) => join(dir, 'pages', name));
+    const now = Date.now();
+    utimesSync(stale!, new Date(now - 2 * 3600_000), new Date(now - 2 * 3600_000));
+    utimesSync(recent!, new Date(now - 60_000), new Date(now - 60_000));
+    const times = statSync(recent!);
+    const again = await build({ cacheDir: dir });
+    expect(again.result.cached).toBe(OUTPUTS);
+    expect(statSync(stale!).mtimeMs).toBeGreaterThan(now - 60_000); // marked now: clean-ups keep it
+    // Untouched (a host knows the files it stored by these: server/docs-hosting/builds/built-files.ts).
+    expect([statSync(recent!).mtimeMs, statSync(recent!).ctimeMs]).toEqual([times.mtimeMs, times.ctimeMs]);
   }, 120_000);
 
   it('a site rendered in several Astro builds (a batch of pages each) is the same site', async () => {

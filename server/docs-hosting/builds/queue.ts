@@ -1,10 +1,12 @@
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EntityManager } from '@mikro-orm/sql';
+import { LRUCache } from 'lru-cache';
 import pLimit from 'p-limit';
 import type { Database } from '../../platform/db/orm.ts';
 import { sha256Hex } from '../../platform/hash.ts';
 import { DocsBuild, DocsRepository, type BuildManifest } from '../entities.ts';
+import { builtFiles, type BuiltFile } from './built-files.ts';
 import { runBuildWorker, type BuildOutcome } from './builder.ts';
 import type { Mirrors } from '../mirrors.ts';
 
@@ -23,21 +25,24 @@ import type { Mirrors } from '../mirrors.ts';
 
 export const MAX_ATTEMPTS = 3;
 
-const megabytes = (bytes: number) => `${(bytes / (1 << 20)).toFixed(1)} MB`;
-/** Rows per INSERT when storing a build's files (each blob row up to a few MB). */
+/** Blob bytes per INSERT when storing a build's files (each blob row up to a few MB). */
 const INSERT_BATCH_BYTES = 8 << 20;
+/** File rows per INSERT (4 parameters each: PostgreSQL takes at most 65,535 in one statement). */
+const INSERT_BATCH_ROWS = 5_000;
+/** Files whose hashes a server process keeps between builds (BuildQueue's `#known`: ~150 bytes each). */
+const KNOWN_FILES = 200_000;
+
+/** A build cache file stored before: its stamp then (built-files.ts), and its hash. */
+interface KnownFile {
+  stamp: string;
+  hash: string;
+}
 /**
  * Built files read at once while storing them: one after another, the 3,000 files of a 1,000-page site took 1.1 s
  * of a one-page change's 1.8 s store; a few at a time keep the thread pool busy without holding thousands of
  * descriptors open.
  */
 const READ_CONCURRENCY = 16;
-
-/** A file of the built site: its path in the site, and its size. */
-interface BuiltFile {
-  path: string;
-  size: number;
-}
 
 /** `files` in order, in batches of about `maxBytes` (at least one file each). */
 function batchesBySize(files: readonly BuiltFile[], maxBytes: number): BuiltFile[][] {
@@ -90,6 +95,13 @@ export class BuildQueue {
   #timer: ReturnType<typeof setInterval> | undefined;
   #closed = false;
   readonly #active = new Set<Promise<void>>();
+  /**
+   * By repository, the hashes of its build cache files this process stored, with their stamps (built-files.ts): a
+   * build leaves most of its files in the cache (the unchanged pages and search parts), and one whose stamp is as it
+   * was is neither read nor hashed again (~100 MB for a one-page change to a 1,000-page site). Its blob is stored:
+   * blobs are never removed. The repositories built least lately go first beyond {@link KNOWN_FILES} files.
+   */
+  readonly #known = new LRUCache<string, Map<string, KnownFile>>({ maxSize: KNOWN_FILES, sizeCalculation: (files) => Math.max(1, files.size) });
 
   constructor(db: Database, mirrors: Mirrors, options: BuildQueueOptions) {
     this.#db = db;
@@ -174,6 +186,8 @@ export class BuildQueue {
       await rm(scratch, { recursive: true, force: true });
       await mkdir(scratch, { recursive: true });
       const source = join(scratch, 'source');
+      // Kept between builds: a commit renders only the pages that changed since one built before (any ref).
+      const pageCacheDir = join(this.#options.workDir, 'page-cache', repository.id);
       // The mirror may be missing in this process (another one synced it): fetch first.
       await this.#mirrors.extract(repository.id, build.commit, source).catch(async () => {
         await this.#mirrors.sync(repository.id, repository.source);
@@ -186,9 +200,9 @@ export class BuildQueue {
           source,
           out: join(scratch, 'site'),
           searchIndexFile: join(scratch, 'search.json'),
+          markdownFile: join(scratch, 'markdown.json'),
           cacheDir: join(scratch, 'cache'),
-          // Kept between builds: a commit renders only the pages that changed since one built before (any ref).
-          pageCacheDir: join(this.#options.workDir, 'page-cache', repository.id),
+          pageCacheDir,
           codeHost: { name: `${repository.owner}/${repository.name}` },
         },
         {
@@ -205,7 +219,7 @@ export class BuildQueue {
       );
       if (outcome.type === 'failed') return await this.#fail(build, outcome);
       const built = performance.now();
-      const files = await this.#output(join(scratch, 'site'));
+      const files = await builtFiles(scratch, pageCacheDir, outcome.cachedFiles, this.#options.limits);
       if (typeof files === 'string') return await this.#fail(build, { type: 'failed', error: files });
       await this.#store(build, scratch, files, outcome);
       // Where a build's time goes: the commit's files, the build process, storing what it built.
@@ -214,6 +228,7 @@ export class BuildQueue {
     } catch (error) {
       // Our own failure (git, the database): the lease runs out and the build is tried again.
       log?.('error', { err: error, build: build.id }, 'docs build could not run');
+      this.#known.delete(repository.id); // what went wrong may be what it knew
       throw error;
     } finally {
       clearInterval(renew);
@@ -235,39 +250,37 @@ export class BuildQueue {
     this.#options.log?.('warn', { build: build.id, error: outcome.error }, 'docs build failed');
   }
 
-  /** The built site's files (paths in the site), or why the build is over its limits. */
-  async #output(site: string): Promise<BuiltFile[] | string> {
-    const { maxFiles, maxBytes, maxFileBytes } = this.#options.limits;
-    const entries = (await readdir(site, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
-    if (entries.length > maxFiles) return `The built site has ${entries.length} files, more than the ${maxFiles} a build may store`;
-    let total = 0;
-    const files: BuiltFile[] = [];
-    for (const entry of entries) {
-      const path = join(entry.parentPath, entry.name);
-      const { size } = await stat(path);
-      const name = path.slice(site.length + 1).split('\\').join('/');
-      if (size > maxFileBytes) return `${name} is ${megabytes(size)}, more than the ${megabytes(maxFileBytes)} a built file may have`;
-      total += size;
-      // The redirects map lives in the manifest; it is not a page of the site.
-      if (name !== '_redirects.json') files.push({ path: name, size });
-    }
-    if (total > maxBytes) return `The built site is ${megabytes(total)}, more than the ${megabytes(maxBytes)} a build may store`;
-    return files;
-  }
-
   /** Files and blobs first (idempotent), then, in one transaction, SUCCEEDED and the refs that serve it. */
   async #store(build: DocsBuild, scratch: string, files: BuiltFile[], outcome: Extract<BuildOutcome, { type: 'done' }>): Promise<void> {
-    const site = join(scratch, 'site');
     const searchIndex = await readFile(join(scratch, 'search.json'));
     const searchHash = await this.#insertBlobs([searchIndex]).then(([hash]) => hash!);
+    const known = this.#known.get(build.repository);
+    const learned = new Map<string, KnownFile>();
+    const rows: [path: string, hash: string, size: number][] = [];
+    const unknown: BuiltFile[] = [];
+    for (const file of files) {
+      const where = typeof file.file === 'string' ? file.file : undefined;
+      const seen = where === undefined ? undefined : known?.get(where);
+      if (seen === undefined || seen.stamp !== file.stamp) unknown.push(file);
+      else {
+        rows.push([file.path, seen.hash, file.size]);
+        learned.set(where!, seen);
+      }
+    }
     const read = pLimit(READ_CONCURRENCY);
-    for (const batch of batchesBySize(files, INSERT_BATCH_BYTES)) {
-      const contents = await Promise.all(batch.map((file) => read(() => readFile(join(site, file.path)))));
+    for (const batch of batchesBySize(unknown, INSERT_BATCH_BYTES)) {
+      const contents = await Promise.all(batch.map(({ file }) => (typeof file === 'string' ? read(() => readFile(file)) : file)));
       const hashes = await this.#insertBlobs(contents);
-      const values = batch.map(() => '(?, ?, ?, ?)').join(', ');
+      batch.forEach((file, n) => {
+        rows.push([file.path, hashes[n]!, contents[n]!.length]);
+        if (typeof file.file === 'string' && file.stamp !== undefined) learned.set(file.file, { stamp: file.stamp, hash: hashes[n]! });
+      });
+    }
+    for (let i = 0; i < rows.length; i += INSERT_BATCH_ROWS) {
+      const batch = rows.slice(i, i + INSERT_BATCH_ROWS);
       await this.#db.em().execute(
-        `insert into docs_file (build_id, path, blob, size) values ${values} on conflict do nothing`,
-        batch.flatMap((file, n) => [build.id, file.path, hashes[n]!, contents[n]!.length]),
+        `insert into docs_file (build_id, path, blob, size) values ${batch.map(() => '(?, ?, ?, ?)').join(', ')} on conflict do nothing`,
+        batch.flatMap((row) => [build.id, ...row]),
       );
     }
     const manifest: BuildManifest = { ...outcome.manifest, searchIndex: searchHash };
@@ -279,6 +292,7 @@ export class BuildQueue {
       );
       if (done === 1) await deployBuild(em, build.id);
     });
+    this.#known.set(build.repository, learned);
     this.#options.onDeployed?.(build.repository);
   }
 

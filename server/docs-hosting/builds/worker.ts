@@ -2,11 +2,12 @@
  * One hosted build, in a child process of the server (builder.ts): Astro's build is CPU- and
  * memory-heavy and must not stall the server's event loop, and a crash or a timeout must only end this process.
  *
- * Input: one JSON argument `{ source, out, searchIndexFile, cacheDir, pageCacheDir, codeHost }`. Output: JSON lines on stdout: `{ type: 'progress', ... }`
- * while building, then `{ type: 'done', pages, problems, manifest }` (the search index is written next to `out`),
+ * Input: one JSON argument `{ source, out, searchIndexFile, markdownFile, cacheDir, pageCacheDir, codeHost }`. Output: JSON lines on stdout: `{ type: 'progress', ... }`
+ * while building, then `{ type: 'done', pages, problems, manifest, cachedFiles }` (the search index is written next to `out`),
  * or `{ type: 'failed', error, problems? }`.
  */
 import { writeFile } from 'node:fs/promises';
+import { relative } from 'node:path';
 import { BuildError, buildHostedSite, cacheCompiledModules } from '../../../sites/index.ts';
 import type { BuildManifest } from '../entities.ts';
 import { sha256Hex } from '../../platform/hash.ts';
@@ -17,6 +18,8 @@ export interface WorkerInput {
   out: string;
   /** Where the search index goes (outside `out`: it is not a file of the site). */
   searchIndexFile: string;
+  /** Where the pages' Markdown files of the site go, all in one JSON object (path in the site -> text), not in `out`. */
+  markdownFile: string;
   /** Astro's and Vite's caches: in the build's scratch dir, removed with it (by default they would pile up in TMPDIR). */
   cacheDir: string;
   /** The repository's build cache (rendered pages), kept between its builds (sites/builder/build-cache.ts). */
@@ -26,7 +29,14 @@ export interface WorkerInput {
 
 export type WorkerMessage =
   | { type: 'progress'; phase: string; done?: number; total?: number }
-  | { type: 'done'; pages: number; problems: unknown[]; manifest: Omit<BuildManifest, 'searchIndex'> }
+  | {
+      type: 'done';
+      pages: number;
+      problems: unknown[];
+      manifest: Omit<BuildManifest, 'searchIndex'>;
+      /** Files of the site the build left in the repository's build cache: each one's path there, relative to `pageCacheDir`. */
+      cachedFiles: { path: string; from: string }[];
+    }
   | { type: 'failed'; error: string; problems?: unknown[] };
 
 const send = (message: WorkerMessage) => process.stdout.write(`${JSON.stringify(message)}\n`);
@@ -50,11 +60,13 @@ async function run(input: WorkerInput) {
     },
   });
   await writeFile(input.searchIndexFile, buildSearchIndex(result.documents.map(({ route, title, description, markdown }) => ({ id: route, title, description, text: markdown }))));
+  await writeFile(input.markdownFile, JSON.stringify(Object.fromEntries(result.pageMarkdown)));
   const { agent, mcp } = result.config;
   send({
     type: 'done',
     pages: result.pages,
     problems: result.problems,
+    cachedFiles: result.cachedFiles.map(({ path, from }) => ({ path, from: relative(input.pageCacheDir, from) })),
     manifest: {
       ...result.manifest,
       mcp: { enabled: mcp.enabled },

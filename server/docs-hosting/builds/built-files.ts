@@ -1,0 +1,74 @@
+import { lstat, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BuildLimits } from './queue.ts';
+
+/** A file of a built site: its path in the site, where it is on disk (or its content), and its size. */
+export interface BuiltFile {
+  path: string;
+  file: string | Buffer;
+  size: number;
+  /**
+   * A file of the repository's build cache: its inode, size and times as one string. Cache files are written once
+   * (to a temporary name, renamed into place) and never in place, so a file with the stamp it had when its hash was
+   * taken still has that hash.
+   */
+  stamp?: string;
+}
+
+export const megabytes = (bytes: number) => `${(bytes / (1 << 20)).toFixed(1)} MB`;
+
+/** A path of the site, or in the build cache: relative, `/`-separated, no empty, `.` or `..` part, no `\` or NUL. */
+const isRelativePath = (path: string) => !/[\\\0]/.test(path) && path.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
+
+/** What a build may leave in the repository's build cache (sites/builder/build-cache.ts): a page, a search part's file. */
+const CACHE_ENTRY = /^(?:[0-9a-f]{64}\.html|search\/[0-9a-f]{64}\/.+)$/;
+
+/**
+ * The files of a build, from what its process left in `scratch` (worker.ts): the site's folder (`site/`), the pages'
+ * Markdown (`markdown.json`, path -> text) and the files it left in the repository's build cache (`cached`, each
+ * `{ path, from }` with `from` relative to `cacheDir`). The process's word is checked: every path is relative and
+ * stays inside, every cached file is a page or search part file of the cache, never a link (to whatever), and no
+ * path comes twice. Returns why the build fails instead when it breaks one of `limits` or that word.
+ */
+export async function builtFiles(
+  scratch: string,
+  cacheDir: string,
+  cached: { path: string; from: string }[],
+  limits: Pick<BuildLimits, 'maxFiles' | 'maxBytes' | 'maxFileBytes'>,
+): Promise<BuiltFile[] | string> {
+  const { maxFiles, maxBytes, maxFileBytes } = limits;
+  const site = join(scratch, 'site');
+  const entries = (await readdir(site, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
+  const markdown = Object.entries(JSON.parse(await readFile(join(scratch, 'markdown.json'), 'utf8')) as Record<string, string>);
+  const count = entries.length + markdown.length + cached.length;
+  if (count > maxFiles) return `The built site has ${count} files, more than the ${maxFiles} a build may store`;
+  const named = (path: unknown) => `The build named a file it did not make: ${JSON.stringify(path)}`;
+  const files: BuiltFile[] = [];
+  for (const entry of entries) {
+    const file = join(entry.parentPath, entry.name);
+    files.push({ path: file.slice(site.length + 1).split('\\').join('/'), file, size: (await lstat(file)).size });
+  }
+  for (const [path, text] of markdown) {
+    if (!isRelativePath(path) || !path.endsWith('.md') || typeof text !== 'string') return named(path);
+    const content = Buffer.from(text);
+    files.push({ path, file: content, size: content.length });
+  }
+  for (const { path, from } of cached) {
+    if (typeof path !== 'string' || typeof from !== 'string' || !isRelativePath(path) || !isRelativePath(from) || !CACHE_ENTRY.test(from)) return named(from);
+    const file = join(cacheDir, from);
+    // lstat: a link is not a file of the cache, whatever it points to.
+    const info = await lstat(file, { bigint: true }).catch(() => undefined);
+    if (!info?.isFile()) return named(from);
+    files.push({ path, file, size: Number(info.size), stamp: `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}` });
+  }
+  let total = 0;
+  const paths = new Set<string>();
+  for (const { path, size } of files) {
+    if (paths.size === paths.add(path).size) return `The build made ${JSON.stringify(path)} twice`;
+    if (size > maxFileBytes) return `${path} is ${megabytes(size)}, more than the ${megabytes(maxFileBytes)} a built file may have`;
+    total += size;
+  }
+  if (total > maxBytes) return `The built site is ${megabytes(total)}, more than the ${megabytes(maxBytes)} a build may store`;
+  // The redirects map lives in the manifest; it is not a page of the site.
+  return files.filter((file) => file.path !== '_redirects.json');
+}
