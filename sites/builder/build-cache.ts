@@ -183,14 +183,9 @@ export class BuildCache {
       if ((await stat(join(entry, 'pagefind-entry.json'))).size === 0) throw new Error('empty cache entry');
       const now = new Date();
       await utimes(entry, now, now);
-      const items = await readdir(entry, { recursive: true, withFileTypes: true });
-      const files = new Map(items.filter((item) => !item.isDirectory()).map((item) => {
-        const path = relative(entry, join(item.parentPath, item.name));
-        return [path, join(entry, path)] as const;
-      }));
+      const files = await filesOf(entry);
       if (!options.leave) {
-        await mkdir(target, { recursive: true });
-        for (const item of items) if (item.isDirectory()) await mkdir(join(target, relative(entry, join(item.parentPath, item.name))), { recursive: true });
+        for (const path of new Set([...files.keys()].map((path) => dirname(join(target, path))))) await mkdir(path, { recursive: true });
         await eachLimited([...files], IO_CONCURRENCY, ([path, from]) => placeFile(from, join(target, path)));
       }
       this.#usedSearchParts.add(key);
@@ -202,35 +197,43 @@ export class BuildCache {
     }
   }
 
-  /** Keeps a search part this build wrote in `from` under `key` (best effort, as {@link save}). */
-  async saveSearchPart(key: string, from: string): Promise<void> {
+  /**
+   * Keeps a search part this build wrote in `from` under `key` (best effort, as {@link save}). With `move`, the
+   * folder itself becomes the entry (BuildOptions.leaveCached): returns its files then (relative to the part's
+   * folder) and where the cache holds each; undefined when it was copied (or not kept), `from` as it was.
+   */
+  async saveSearchPart(key: string, from: string, options: { move?: boolean } = {}): Promise<Map<string, string> | undefined> {
+    let moved: Map<string, string> | undefined;
     await this.#bestEffort(async () => {
       const entry = join(this.#dir, 'search', key);
-      const temporary = `${entry}.${randomBytes(6).toString('hex')}.tmp`;
-      await cp(from, temporary, { recursive: true });
-      try {
-        await rename(temporary, entry);
-      } catch (error) {
-        await rm(temporary, { recursive: true, force: true });
-        // Another build of the site kept the same part first.
-        if (!['EEXIST', 'ENOTEMPTY'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+      if (options.move && (await renameOrNot(from, entry))) moved = await filesOf(entry);
+      else {
+        const temporary = `${entry}.${randomBytes(6).toString('hex')}.tmp`;
+        await cp(from, temporary, { recursive: true });
+        if (!(await renameOrNot(temporary, entry))) await rm(temporary, { recursive: true, force: true });
       }
       this.#usedSearchParts.add(key);
     });
+    return moved;
   }
 
   /**
-   * Keeps what this build rendered (`outputs`, written in `out`) and its assets. Best effort: a cache that cannot be
-   * written (disk full, the folder emptied by a build of a newer renderer) costs a later build time, not this one
-   * its result.
+   * Keeps what this build rendered (`outputs`, written in `out`) and its assets. With `move`, the pages are moved
+   * into the cache instead of copied (BuildOptions.leaveCached): returns those that were, now gone from `out`. Best
+   * effort: a cache that cannot be written (disk full, the folder emptied by a build of a newer renderer) costs a
+   * later build time, not this one its result.
    */
-  async save(out: string, outputs: PageOutput[]): Promise<void> {
-    await this.#bestEffort(() => this.#save(out, outputs));
+  async save(out: string, outputs: PageOutput[], options: { move?: boolean } = {}): Promise<Set<PageOutput>> {
+    const moved = new Set<PageOutput>();
+    await this.#bestEffort(() => this.#save(out, outputs, options.move ? moved : undefined));
+    return moved;
   }
 
-  async #save(out: string, outputs: PageOutput[]): Promise<void> {
+  async #save(out: string, outputs: PageOutput[], moved: Set<PageOutput> | undefined): Promise<void> {
     await eachLimited(outputs, IO_CONCURRENCY, async (output) => {
-      await copyAtomically(join(out, output.file), join(this.#dir, `${output.key}.html`));
+      // A rename is atomic, over an entry another build made of the same inputs too: readers see one or the other.
+      if (moved && (await rename(join(out, output.file), this.pageEntry(output)).then(() => true, crossDevice))) moved.add(output);
+      else await copyAtomically(join(out, output.file), this.pageEntry(output));
       this.#entries.add(`${output.key}.html`);
     });
     const assets = await readdir(join(out, '_astro')).catch(() => [] as string[]);
@@ -279,6 +282,35 @@ export async function writeAtomically(path: string, content: string | Uint8Array
   const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   await writeFile(temporary, content);
   await rename(temporary, path);
+}
+
+/** False for a rename across file systems (the caller copies instead); other failures are thrown. */
+function crossDevice(error: NodeJS.ErrnoException): false {
+  if (error.code === 'EXDEV') return false;
+  throw error;
+}
+
+/**
+ * Renames a folder `from` to `to`; false when `to` is there already (another build of the site kept the same one
+ * first) or on another file system.
+ */
+async function renameOrNot(from: string, to: string): Promise<boolean> {
+  try {
+    await rename(from, to);
+    return true;
+  } catch (error) {
+    if (['EEXIST', 'ENOTEMPTY', 'EXDEV'].includes((error as NodeJS.ErrnoException).code ?? '')) return false;
+    throw error;
+  }
+}
+
+/** The files in `dir`, each by its path there -> its path. */
+async function filesOf(dir: string): Promise<Map<string, string>> {
+  const items = await readdir(dir, { recursive: true, withFileTypes: true });
+  return new Map(items.filter((item) => !item.isDirectory()).map((item) => {
+    const path = relative(dir, join(item.parentPath, item.name));
+    return [path, join(dir, path)] as const;
+  }));
 }
 
 async function copyAtomically(from: string, to: string): Promise<void> {

@@ -34,7 +34,7 @@ export interface HostedBuildResult {
   /** HTML files rendered, and taken from the build cache. */
   rendered: number;
   cached: number;
-  /** Files of the site left in the build cache (`pageCacheDir`), not in `out`: its path in the site, and where it is. */
+  /** Files of the site in the build cache (`pageCacheDir`), not in `out`: each one's path in the site, and where it is. */
   cachedFiles: { path: string; from: string }[];
   /** The pages' Markdown files of the site (not in `out`): path in the site -> text. */
   pageMarkdown: Map<string, string>;
@@ -60,7 +60,7 @@ export async function buildHostedSite(options: Pick<BuildOptions, 'source' | 'ou
     site: HOSTED_ORIGIN,
     failOnErrors: true,
     drawSocialImages: false,
-    // The host stores the cached files from the cache: a one-page change creates a few files, not thousands.
+    // The host stores the cache's files from the cache: a one-page change creates a few files, not thousands.
     leaveCached: true,
     pageMarkdownFiles: false,
     context: { published: true, hosted: true, defaultBranch: true, customDomain: true, codeHost: options.codeHost },

@@ -68,10 +68,11 @@ export interface BuildOptions {
   /** Use and update the page cache (default true); false renders every page (`docs build --no-cache`). */
   cache?: boolean;
   /**
-   * Leave the build cache's pages and search parts in the cache instead of copying them into `out` (default false):
-   * `BuildResult.cachedFiles` says which file of the site each one is. For a host that stores a build's files by
-   * their paths (hosted builds): a one-page change to a 1,000-page site then creates a few files, not ~1,000
-   * folders and ~1,800 files, which took 0.3-0.9 s on a disk that had just removed the last build's.
+   * Leave the build cache's pages and search parts in the cache instead of copying them into `out`, and move those
+   * this build renders or indexes there instead of copying them (default false): `BuildResult.cachedFiles` says
+   * which file of the site each one is. For a host that stores a build's files by their paths (hosted builds): a
+   * one-page change to a 1,000-page site then creates a few files, not ~1,000 folders and ~1,800 files, which took
+   * 0.3-0.9 s on a disk that had just removed the last build's.
    */
   leaveCached?: boolean;
   /**
@@ -103,7 +104,7 @@ export interface BuildResult {
   cached: number;
   /** Parts of the search index (search-parts.ts) this build indexed and took from the build cache. */
   searchParts: { indexed: number; cached: number };
-  /** With `leaveCached`: the files of the site left in the build cache, each by its path in the site and where it is. */
+  /** With `leaveCached`: the files of the site in the build cache, not in `out`, each by its path in the site and where it is. */
   cachedFiles: { path: string; from: string }[];
   /** With `pageMarkdownFiles: false`: each page's Markdown, by its path in the site (`guide/setup.md`). */
   pageMarkdown?: Map<string, string>;
@@ -213,7 +214,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const outputs = pageOutputs(fingerprint, state.data, (file) => state.prepared.get(join(state.sourceDir, file)));
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
-  const { rendered, searched, searchParts, cachedFiles } = await writePages(state, outputs, cache, { out, cacheDir, progress, renderBatch: options.renderBatch ?? RENDER_BATCH, leave: options.leaveCached ?? false });
+  const { rendered, searched, searchParts, left } = await writePages(state, outputs, cache, { out, cacheDir, progress, renderBatch: options.renderBatch ?? RENDER_BATCH, leave: options.leaveCached ?? false });
   // The outputs are written while Pagefind finishes its index in its own process. (The social images come after:
   // drawn meanwhile, they would hide the index's time in theirs, which the bench subtracts.)
   let cards: SocialCard[];
@@ -245,7 +246,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     rendered,
     cached,
     searchParts,
-    cachedFiles,
+    cachedFiles: [...left].map(([path, from]) => ({ path, from })),
     ...(markdownKept ? { pageMarkdown: markdownKept } : {}),
   };
 }
@@ -263,19 +264,22 @@ async function writePages(
   outputs: PageOutput[],
   cache: BuildCache | undefined,
   options: { out: string; cacheDir: string; progress: (event: BuildProgress) => void; renderBatch: number; leave: boolean },
-): Promise<{ rendered: number; searched: Promise<unknown>; searchParts: BuildResult['searchParts']; cachedFiles: BuildResult['cachedFiles'] }> {
-  const { out, leave } = options;
+): Promise<{ rendered: number; searched: Promise<unknown>; searchParts: BuildResult['searchParts']; left: Map<string, string> }> {
+  const { out } = options;
+  const leave = options.leave && cache !== undefined;
+  // With `leave`: the files of the site in the cache, not in `out` (path in the site -> where); search parts add
+  // theirs as they are kept.
+  const left = new Map<string, string>();
   const fromCache = cache ? outputs.filter((output) => cache.has(output)) : [];
   const [search, missed] = await Promise.all([
-    SearchIndex.open(out, searchPartsOf(state.data.config, state.data.searchParts, outputs), cache, { leave }),
+    SearchIndex.open(out, searchPartsOf(state.data.config, state.data.searchParts, outputs), cache, leave ? { leaveIn: left } : {}),
     cache ? cache.restore(out, fromCache, { leave }) : [],
   ]);
   let toRender: PageOutput[];
-  let restored: Set<PageOutput>;
-  const inOut = (file: string) => join(out, file);
+  const at = (file: string) => left.get(file) ?? join(out, file);
   try {
     const notRestored = new Set(missed);
-    restored = new Set(fromCache.filter((output) => !notRestored.has(output)));
+    const restored = new Set(fromCache.filter((output) => !notRestored.has(output)));
     toRender = outputs.filter((output) => !restored.has(output));
     // Astro writes 404.html whenever it runs (into the file: one copied from the cache is removed first). It is
     // then a page of the batches, not of the cache: the search index reads it once Astro has written it.
@@ -285,8 +289,8 @@ async function writePages(
       restored.delete(notFound);
       await rm(join(out, notFound.file), { force: true });
     }
-    const entries = new Map([...restored].map((output) => [output.file, cache!.pageEntry(output)]));
-    search.add([...entries.keys()], leave ? (file) => entries.get(file)! : inOut);
+    if (leave) for (const output of restored) left.set(output.file, cache.pageEntry(output));
+    search.add([...restored].map((output) => output.file), at);
     const counts = { compiled: 0, rendered: 0, total: toRender.filter((output) => output.route !== undefined).length };
     // One Astro build runs in this process; several, each in a process of its own (astro-worker.ts: why).
     const processes = toRender.length > options.renderBatch ? new AstroProcesses() : undefined;
@@ -295,8 +299,12 @@ async function writePages(
         const batch = toRender.slice(i, i + options.renderBatch);
         if (notFound && !batch.includes(notFound)) batch.push(notFound);
         await renderPages(state, batch, { ...options, counts, processes, ahead: i + options.renderBatch < toRender.length });
-        search.add(batch.map((output) => output.file), inOut);
-        await cache?.save(out, batch);
+        const moved = (await cache?.save(out, batch, { move: leave })) ?? new Set();
+        for (const output of batch) {
+          if (moved.has(output)) left.set(output.file, cache!.pageEntry(output));
+          else left.delete(output.file); // 404.html again, in `out` this time
+        }
+        search.add(batch.map((output) => output.file), at);
       }
     } finally {
       await processes?.close();
@@ -306,8 +314,7 @@ async function writePages(
     await search.discard();
     throw error;
   }
-  const cachedFiles = leave ? [...[...restored].map((output) => ({ path: output.file, from: cache!.pageEntry(output) })), ...[...search.cachedFiles].map(([path, from]) => ({ path, from }))] : [];
-  return { rendered: toRender.length, searched: search.write(), searchParts: { indexed: search.indexed, cached: search.restored }, cachedFiles };
+  return { rendered: toRender.length, searched: search.write(), searchParts: { indexed: search.indexed, cached: search.restored }, left };
 }
 
 /**

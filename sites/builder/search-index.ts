@@ -45,38 +45,40 @@ export class SearchIndex {
   readonly #parts: Map<string, SearchPart | undefined>;
   readonly #indexed: SearchPart[];
   readonly restored: number;
-  /** With `leave`: the files of the parts taken from the cache (their paths in the site), and where it holds each. */
-  readonly cachedFiles: Map<string, string>;
 
-  private constructor(parts: Map<string, SearchPart | undefined>, indexed: SearchPart[], restored: number, cachedFiles: Map<string, string>) {
+  private constructor(parts: Map<string, SearchPart | undefined>, indexed: SearchPart[], restored: number) {
     this.#parts = parts;
     this.#indexed = indexed;
     this.restored = restored;
-    this.cachedFiles = cachedFiles;
   }
 
   /**
-   * The index in `parts` (folder -> its outputs: search-parts.ts); the parts the cache has are placed now (or with
-   * `leave`, left in the cache: {@link cachedFiles}).
+   * The index in `parts` (folder -> its outputs: search-parts.ts); the parts the cache has are placed now. With
+   * `leaveIn`, the parts stay in the cache instead (BuildOptions.leaveCached): those it has are not placed, those
+   * indexed are moved there once written, and each one's files are recorded in `leaveIn` (path in the site -> where
+   * the cache holds it).
    */
-  static async open(out: string, parts: Map<string, PageOutput[]>, cache?: BuildCache, options: { leave?: boolean } = {}): Promise<SearchIndex> {
+  static async open(out: string, parts: Map<string, PageOutput[]>, cache?: BuildCache, options: { leaveIn?: Map<string, string> } = {}): Promise<SearchIndex> {
     const byFile = new Map<string, SearchPart | undefined>();
     const indexed: SearchPart[] = [];
-    const cachedFiles = new Map<string, string>();
+    const { leaveIn } = options;
     let restored = 0;
     await Promise.all(
       [...parts].map(async ([folder, files]) => {
         const key = createHash('sha256').update(`${folder}\0${files.map((o) => `${o.file}\0${o.key}`).sort().join('\0')}`).digest('hex');
         const dir = join(out, 'pagefind', folder);
-        const cached = await cache?.restoreSearchPart(key, dir, options);
-        const part = cached ? undefined : new SearchPart(dir, files.map((o) => o.file), () => cache?.saveSearchPart(key, dir));
+        const left = (cached: Map<string, string> | undefined) => {
+          if (leaveIn && cached) for (const [path, from] of cached) leaveIn.set(`pagefind/${folder}/${path}`, from);
+        };
+        const cached = await cache?.restoreSearchPart(key, dir, { leave: leaveIn !== undefined });
+        left(cached);
+        const part = cached ? undefined : new SearchPart(dir, files.map((o) => o.file), async () => left(await cache?.saveSearchPart(key, dir, { move: leaveIn !== undefined })));
         if (part) indexed.push(part);
         else restored++;
-        if (cached && options.leave) for (const [path, from] of cached) cachedFiles.set(`pagefind/${folder}/${path}`, from);
         for (const output of files) byFile.set(output.file, part);
       }),
     );
-    return new SearchIndex(byFile, indexed, restored, cachedFiles);
+    return new SearchIndex(byFile, indexed, restored);
   }
 
   /** The parts {@link write} indexes. */
@@ -111,7 +113,7 @@ export class SearchIndex {
  */
 class SearchPart {
   readonly #dir: string;
-  readonly #keep: () => Promise<void> | undefined;
+  readonly #keep: () => Promise<void>;
   /** Its files not added yet. */
   readonly #waiting: Set<string>;
   #index: Promise<pagefind.PagefindIndex> | undefined;
@@ -122,7 +124,7 @@ class SearchPart {
   #pages = 0;
   #written: Promise<number> | undefined;
 
-  constructor(dir: string, files: string[], keep: () => Promise<void> | undefined) {
+  constructor(dir: string, files: string[], keep: () => Promise<void>) {
     this.#dir = dir;
     this.#waiting = new Set(files);
     this.#keep = keep;

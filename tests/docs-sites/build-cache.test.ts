@@ -134,7 +134,7 @@ describe('the build cache', () => {
     expect(html(uncached.out, '/reference')).toContain('uncached');
     expect(new Map(entries().map((name) => [name, statSync(join(cacheDir, 'pages', name)).mtimeMs]))).toEqual(before);
   }, 120_000);
-  it('leaveCached leaves the cached pages and search parts in the cache and names each; with them the output is the site a build copies', async () => {
+  it('leaveCached: the pages and search parts are files of the cache (those it had, and those the build made, moved there), each named; with them the output is the site a build copies', async () => {
     write('guide.mdx', PAGES['guide.mdx']!);
     await build({ searchParts: 2 }); // the cache holds every page and both search parts as the site is now
     const entryBytes = () => new Map(entries().map((name) => [name, readFileSync(join(cacheDir, 'pages', name), 'utf8')]));
@@ -145,13 +145,14 @@ describe('the build cache', () => {
     expect([left.result.rendered, left.result.cached]).toEqual([2, OUTPUTS - 2]);
     expect(left.result.searchParts).toEqual({ indexed: 1, cached: 1 });
     const named = new Map(left.result.cachedFiles.map(({ path, from }) => [path, from]));
-    // The three unchanged pages and the unchanged part's files, each a file of the cache; 404.html was rendered again.
-    expect([...named.keys()].filter((path) => path.endsWith('.html')).sort()).toEqual(['/', '/reference', '/faq'].map(htmlPath).sort());
-    expect([...named.keys()].some((path) => path.startsWith('pagefind/en/'))).toBe(true);
+    // Every page (the two rendered: the guide and 404.html) and both parts' files, each a file of the cache.
+    expect([...named.keys()].filter((path) => path.endsWith('.html')).sort()).toEqual([...['/', '/guide', '/reference', '/faq'].map(htmlPath), '404.html'].sort());
+    expect(new Set([...named.keys()].filter((path) => path.startsWith('pagefind/')).map((path) => path.split('/').slice(0, 3).join('/')))).toEqual(new Set(['pagefind/en/0', 'pagefind/en/1']));
     for (const [path, from] of named) {
       expect(from.startsWith(join(cacheDir, 'pages')), from).toBe(true);
       expect(statSync(join(left.out, path), { throwIfNoEntry: false }), path).toBeUndefined();
     }
+    expect(named.get('guide/index.html')).toBe(join(cacheDir, 'pages', entries().find((name) => !before.has(name) && readFileSync(join(cacheDir, 'pages', name), 'utf8').includes('Run the left installer.'))!));
     // The pages' Markdown is in the result, not in the output folder.
     expect(readdirSync(left.out, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.md'))).toEqual([]);
     expect(left.result.pageMarkdown?.get('guide.md')).toContain('Run the left installer.');
