@@ -206,6 +206,7 @@ export class BuildCache {
     let moved: Map<string, string> | undefined;
     await this.#bestEffort(async () => {
       const entry = join(this.#dir, 'search', key);
+      await mkdir(dirname(entry), { recursive: true });
       if (options.move && (await renameOrNot(from, entry))) moved = await filesOf(entry);
       else {
         const temporary = `${entry}.${randomBytes(6).toString('hex')}.tmp`;
