@@ -1,4 +1,5 @@
 import type { DocsConfig } from '../config/schema/index.ts';
+import type { SiteData } from '../src/lib/types.ts';
 import type { Problem } from '../content/types.ts';
 import { buildSite, type BuildOptions } from './index.ts';
 import { listedPages, redirectsMap } from './outputs.ts';
@@ -28,7 +29,7 @@ export interface HostedBuildResult {
   problems: Problem[];
   manifest: SiteManifest;
   /** The manifest's pages with their Markdown: what a host indexes for search. */
-  documents: { route: string; title: string; description?: string | undefined; markdown: string }[];
+  documents: HostedDocument[];
   /** The site's validated configuration (a host reads `agent` and `mcp`). */
   config: DocsConfig;
   /** HTML files rendered, and taken from the build cache. */
@@ -38,6 +39,18 @@ export interface HostedBuildResult {
   cachedFiles: { path: string; from: string }[];
   /** The pages' Markdown files of the site (not in `out`): path in the site -> text. */
   pageMarkdown: Map<string, string>;
+}
+
+/** A page a host indexes for search: its route, titles and Markdown. */
+export type HostedDocument = SiteManifest['pages'][number] & { markdown: string };
+
+/** The manifest's pages: the indexable ones in reading order, each with the title it is listed by. */
+function indexablePages(data: SiteData): SiteManifest['pages'] {
+  return listedPages(data).map((page) => ({
+    route: page.route,
+    title: page.title ?? page.navTitle ?? (page.route === '/' ? data.name : page.route),
+    ...(page.description ? { description: page.description } : {}),
+  }));
 }
 
 /** The cards of a site's pages share everything but their titles (socialCards makes them so). */
@@ -53,9 +66,21 @@ function socialManifest(cards: SocialCard[]): SiteManifest['social'] {
  * {@link HOSTED_ORIGIN}, and the host-dependent parts sit between condition markers. Errors fail the build
  * (a host keeps serving its last good one).
  */
-export async function buildHostedSite(options: Pick<BuildOptions, 'source' | 'out' | 'onProgress' | 'cacheDir' | 'pageCacheDir'> & { codeHost: { name: string; url?: string } }): Promise<HostedBuildResult> {
+export async function buildHostedSite(
+  options: Pick<BuildOptions, 'source' | 'out' | 'onProgress' | 'cacheDir' | 'pageCacheDir'> & {
+    codeHost: { name: string; url?: string };
+    /** The result's `documents`, as soon as they are known: before anything is rendered. */
+    onDocuments?: (documents: HostedDocument[]) => void;
+  },
+): Promise<HostedBuildResult> {
+  let documents: HostedDocument[] = [];
+  const { onDocuments, ...rest } = options;
   const result = await buildSite({
-    ...options,
+    ...rest,
+    onPrepared: ({ data, pageMarkdown }) => {
+      documents = indexablePages(data).map((page) => ({ ...page, markdown: pageMarkdown.get(markdownPath(page.route).slice(1)) ?? '' }));
+      onDocuments?.(documents);
+    },
     base: HOSTED_BASE,
     site: HOSTED_ORIGIN,
     failOnErrors: true,
@@ -66,23 +91,18 @@ export async function buildHostedSite(options: Pick<BuildOptions, 'source' | 'ou
     context: { published: true, hosted: true, defaultBranch: true, customDomain: true, codeHost: options.codeHost },
   });
   const { data } = result;
-  const pages = listedPages(data).map((page) => ({
-    route: page.route,
-    title: page.title ?? page.navTitle ?? (page.route === '/' ? data.name : page.route),
-    ...(page.description ? { description: page.description } : {}),
-  }));
   const pageMarkdown = result.pageMarkdown!;
   return {
     pages: result.pages,
     problems: result.problems,
     manifest: {
       name: data.name,
-      pages,
+      pages: indexablePages(data),
       redirects: redirectsMap(data, data.config),
       pageRedirects: data.pages.filter((page) => page.redirect).map((page) => page.route),
       social: socialManifest(result.socialCards),
     },
-    documents: pages.map((page) => ({ ...page, markdown: pageMarkdown.get(markdownPath(page.route).slice(1)) ?? '' })),
+    documents,
     config: data.config,
     rendered: result.rendered,
     cached: result.cached,

@@ -89,6 +89,12 @@ export interface BuildOptions {
   drawSocialImages?: boolean;
   /** Parts of the search index in every language (default by its pages: search-parts.ts); tests set more. */
   searchParts?: number;
+  /**
+   * Called once the site is read and prepared, before anything is rendered (a build that fails its checks never
+   * calls it): the site's data and each page's Markdown by its path in the site. A host starts work of its own on
+   * them meanwhile (hosting indexes the pages for its search while Astro renders).
+   */
+  onPrepared?: (site: { data: SiteData; pageMarkdown: ReadonlyMap<string, string> }) => void;
 }
 
 export interface BuildResult {
@@ -211,6 +217,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const what = options.strict ? `${problems.filter((p) => p.severity !== 'info').length} problem(s) and the build is strict` : 'errors';
     throw new BuildError(`The site has ${what}`, problems);
   }
+  const pageMarkdown = pageMarkdownFiles(state.data, markdown);
+  options.onPrepared?.({ data: state.data, pageMarkdown });
   const outputs = pageOutputs(fingerprint, state.data, (file) => state.prepared.get(join(state.sourceDir, file)));
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
@@ -218,12 +226,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   // The outputs are written while Pagefind finishes its index in its own process. (The social images come after:
   // drawn meanwhile, they would hide the index's time in theirs, which the bench subtracts.)
   let cards: SocialCard[];
-  let markdownKept: Map<string, string> | undefined;
   try {
     progress({ phase: 'outputs' });
-    const pageMarkdown = pageMarkdownFiles(state.data, markdown);
     if (options.pageMarkdownFiles ?? true) await writeFiles(out, pageMarkdown);
-    else markdownKept = pageMarkdown;
     await writeOutputs(out, state.data, markdown);
     await copyAssets(state.sourceDir, out, [out, cacheDir]);
     cards = await socialCards(state.data, state.sourceDir);
@@ -247,7 +252,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     cached,
     searchParts,
     cachedFiles: [...left].map(([path, from]) => ({ path, from })),
-    ...(markdownKept ? { pageMarkdown: markdownKept } : {}),
+    ...(options.pageMarkdownFiles === false ? { pageMarkdown } : {}),
   };
 }
 

@@ -11,7 +11,7 @@ import { relative } from 'node:path';
 import { BuildError, buildHostedSite, cacheCompiledModules } from '../../../sites/index.ts';
 import type { BuildManifest } from '../entities.ts';
 import { sha256Hex } from '../../platform/hash.ts';
-import { buildSearchIndex } from '../serving/search.ts';
+import { buildSearchIndexInThread } from './search-thread.ts';
 
 export interface WorkerInput {
   source: string;
@@ -45,12 +45,17 @@ async function run(input: WorkerInput) {
   // The server's NODE_COMPILE_CACHE folder (builder.ts), pruned of what past builds left (their prerender bundles).
   await cacheCompiledModules();
   let lastProgress = 0;
+  let searchIndex: Promise<string> | undefined;
   const result = await buildHostedSite({
     source: input.source,
     out: input.out,
     cacheDir: input.cacheDir,
     pageCacheDir: input.pageCacheDir,
     codeHost: input.codeHost,
+    onDocuments: (documents) => {
+      searchIndex = buildSearchIndexInThread(documents.map(({ route, title, description, markdown }) => ({ id: route, title, description, text: markdown })));
+      searchIndex.catch(() => {}); // awaited below, unless the build fails first
+    },
     onProgress: ({ phase, done, total }) => {
       // At most a few messages a second: the server records progress, it does not need every page.
       const now = Date.now();
@@ -59,7 +64,7 @@ async function run(input: WorkerInput) {
       send({ type: 'progress', phase, ...(done !== undefined ? { done } : {}), ...(total !== undefined ? { total } : {}) });
     },
   });
-  await writeFile(input.searchIndexFile, buildSearchIndex(result.documents.map(({ route, title, description, markdown }) => ({ id: route, title, description, text: markdown }))));
+  await writeFile(input.searchIndexFile, await searchIndex!);
   await writeFile(input.markdownFile, JSON.stringify(Object.fromEntries(result.pageMarkdown)));
   const { agent, mcp } = result.config;
   send({
