@@ -34,7 +34,7 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function markdown(files: Record<string, string>) {
-  writeFileSync(join(scratch, 'markdown.json'), JSON.stringify(files));
+  writeFileSync(join(scratch, 'markdown.ndjson'), Object.entries(files).map((entry) => `${JSON.stringify(entry)}\n`).join(''));
 }
 
 const HOME = { path: 'index.html', from: PAGE };
@@ -64,10 +64,14 @@ describe('the files of a build', () => {
     expect(await builtFiles(scratch, cache, cached, LIMITS)).toBe(`The build named a file it did not make: ${named}`);
   });
 
-  it('Markdown out of the site, or not Markdown, fails the build', async () => {
+  it('Markdown out of the site, or not Markdown, or a line that is not a path and a text, fails the build', async () => {
     for (const path of ['../../evil.md', 'guide.html', 'a//b.md']) {
       markdown({ [path]: 'text' });
       expect(await builtFiles(scratch, cache, [], LIMITS)).toBe(`The build named a file it did not make: ${JSON.stringify(path)}`);
+    }
+    for (const line of ['{"guide.md": "text"}', '["guide.md"', '["guide.md", 7]']) {
+      writeFileSync(join(scratch, 'markdown.ndjson'), `${line}\n`);
+      expect(await builtFiles(scratch, cache, [], LIMITS)).toMatch(/^The build named a file it did not make: /);
     }
     markdown({ 'guide.md': '# Guide\n' });
   });

@@ -1,4 +1,6 @@
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import type { BuildLimits } from './queue.ts';
 
@@ -23,9 +25,20 @@ const isRelativePath = (path: string) => !/[\\\0]/.test(path) && path.split('/')
 /** What a build may leave in the repository's build cache (sites/builder/build-cache.ts): a page, a search part's file. */
 const CACHE_ENTRY = /^(?:[0-9a-f]{64}\.html|search\/[0-9a-f]{64}\/.+)$/;
 
+/** A line's `[path, text]`, or nothing of it when it is not one. */
+function parsedPair(line: string): unknown[] {
+  try {
+    const value: unknown = JSON.parse(line);
+    return Array.isArray(value) ? value : [];
+  } catch {
+    return [];
+  }
+}
+
 /**
  * The files of a build, from what its process left in `scratch` (worker.ts): the site's folder (`site/`), the pages'
- * Markdown (`markdown.json`, path -> text) and the files it left in the repository's build cache (`cached`, each
+ * Markdown (`markdown.ndjson`, a `[path, text]` line each: read a line at a time, so a large site's never blocks the
+ * server's thread for long) and the files it left in the repository's build cache (`cached`, each
  * `{ path, from }` with `from` relative to `cacheDir`). The process's word is checked: every path is relative and
  * stays inside, every cached file is a page or search part file of the cache, never a link (to whatever), and no
  * path comes twice. Returns why the build fails instead when it breaks one of `limits` or that word.
@@ -39,19 +52,24 @@ export async function builtFiles(
   const { maxFiles, maxBytes, maxFileBytes } = limits;
   const site = join(scratch, 'site');
   const entries = (await readdir(site, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
-  const markdown = Object.entries(JSON.parse(await readFile(join(scratch, 'markdown.json'), 'utf8')) as Record<string, string>);
-  const count = entries.length + markdown.length + cached.length;
-  if (count > maxFiles) return `The built site has ${count} files, more than the ${maxFiles} a build may store`;
+  const tooMany = (count: number) => `The built site has ${count} files, more than the ${maxFiles} a build may store`;
+  const tooLarge = (bytes: number) => `The built site is ${megabytes(bytes)}, more than the ${megabytes(maxBytes)} a build may store`;
+  if (entries.length + cached.length > maxFiles) return tooMany(entries.length + cached.length);
   const named = (path: unknown) => `The build named a file it did not make: ${JSON.stringify(path)}`;
   const files: BuiltFile[] = [];
+  let markdownBytes = 0;
+  for await (const line of createInterface({ input: createReadStream(join(scratch, 'markdown.ndjson')), crlfDelay: Infinity })) {
+    if (!line) continue;
+    const [path, text] = parsedPair(line);
+    if (typeof path !== 'string' || typeof text !== 'string' || !isRelativePath(path) || !path.endsWith('.md')) return named(path ?? line.slice(0, 100));
+    const content = Buffer.from(text);
+    files.push({ path, file: content, size: content.length });
+    if (entries.length + cached.length + files.length > maxFiles) return tooMany(entries.length + cached.length + files.length);
+    if ((markdownBytes += content.length) > maxBytes) return tooLarge(markdownBytes);
+  }
   for (const entry of entries) {
     const file = join(entry.parentPath, entry.name);
     files.push({ path: file.slice(site.length + 1).split('\\').join('/'), file, size: (await lstat(file)).size });
-  }
-  for (const [path, text] of markdown) {
-    if (!isRelativePath(path) || !path.endsWith('.md') || typeof text !== 'string') return named(path);
-    const content = Buffer.from(text);
-    files.push({ path, file: content, size: content.length });
   }
   for (const { path, from } of cached) {
     if (typeof path !== 'string' || typeof from !== 'string' || !isRelativePath(path) || !isRelativePath(from) || !CACHE_ENTRY.test(from)) return named(from);
@@ -68,7 +86,7 @@ export async function builtFiles(
     if (size > maxFileBytes) return `${path} is ${megabytes(size)}, more than the ${megabytes(maxFileBytes)} a built file may have`;
     total += size;
   }
-  if (total > maxBytes) return `The built site is ${megabytes(total)}, more than the ${megabytes(maxBytes)} a build may store`;
+  if (total > maxBytes) return tooLarge(total);
   // The redirects map lives in the manifest; it is not a page of the site.
   return files.filter((file) => file.path !== '_redirects.json');
 }

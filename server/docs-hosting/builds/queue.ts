@@ -200,7 +200,7 @@ export class BuildQueue {
           source,
           out: join(scratch, 'site'),
           searchIndexFile: join(scratch, 'search.json'),
-          markdownFile: join(scratch, 'markdown.json'),
+          markdownFile: join(scratch, 'markdown.ndjson'),
           cacheDir: join(scratch, 'cache'),
           pageCacheDir,
           codeHost: { name: `${repository.owner}/${repository.name}` },

@@ -18,7 +18,7 @@ export interface WorkerInput {
   out: string;
   /** Where the search index goes (outside `out`: it is not a file of the site). */
   searchIndexFile: string;
-  /** Where the pages' Markdown files of the site go, all in one JSON object (path in the site -> text), not in `out`. */
+  /** Where the pages' Markdown files of the site go, all in one file (a JSON `[path in the site, text]` line each), not in `out`. */
   markdownFile: string;
   /** Astro's and Vite's caches: in the build's scratch dir, removed with it (by default they would pile up in TMPDIR). */
   cacheDir: string;
@@ -65,7 +65,7 @@ async function run(input: WorkerInput) {
     },
   });
   await writeFile(input.searchIndexFile, await searchIndex!);
-  await writeFile(input.markdownFile, JSON.stringify(Object.fromEntries(result.pageMarkdown)));
+  await writeFile(input.markdownFile, [...result.pageMarkdown].map((entry) => `${JSON.stringify(entry)}\n`).join(''));
   const { agent, mcp } = result.config;
   send({
     type: 'done',
