@@ -29,6 +29,7 @@ beforeAll(() => {
   writeFileSync(join(cache, PART, 'fragment', 'en_1.pf_fragment'), 'fragment');
   writeFileSync(join(work, 'secret'), 'not a file of the site');
   symlinkSync(join(work, 'secret'), join(cache, `${'c'.repeat(64)}.html`));
+  symlinkSync(work, join(cache, 'search', 'e'.repeat(64)));
   markdown({ 'guide.md': '# Guide\n' });
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -58,10 +59,14 @@ describe('the files of a build', () => {
     ['a file of the cache that is not a page or a search part\'s', [{ path: 'builder', from: 'builder' }], '"builder"'],
     ['a search part file by a way out and back', [{ path: 'x.html', from: `${PART}/../../${PAGE}` }], `"${PART}/../../${PAGE}"`],
     ['a link in the cache, to a file outside it', [{ path: 'index.html', from: `${'c'.repeat(64)}.html` }], `"${'c'.repeat(64)}.html"`],
-    ['a cache file that is not there', [{ path: 'index.html', from: `${'d'.repeat(64)}.html` }], `"${'d'.repeat(64)}.html"`],
+    ['a search part that is a link to a folder elsewhere', [{ path: 'secret', from: `search/${'e'.repeat(64)}/secret` }], `"search/${'e'.repeat(64)}/secret"`],
     ['a name that is not text', [{ path: 'index.html', from: 7 as unknown as string }], '7'],
   ])('%s: the build fails, naming it', async (_, cached, named) => {
     expect(await builtFiles(scratch, cache, cached, LIMITS)).toBe(`The build named a file it did not make: ${named}`);
+  });
+
+  it('a cache file that went meanwhile is not the build\'s fault: it throws, and the build is tried again', async () => {
+    await expect(builtFiles(scratch, cache, [{ path: 'index.html', from: `${'d'.repeat(64)}.html` }], LIMITS)).rejects.toThrow(/ENOENT/);
   });
 
   it('Markdown out of the site, or not Markdown, or a line that is not a path and a text, fails the build', async () => {

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { BuildLimits } from './queue.ts';
 
 /** A file of a built site: its path in the site, where it is on disk (or its content), and its size. */
@@ -71,12 +71,21 @@ export async function builtFiles(
     const file = join(entry.parentPath, entry.name);
     files.push({ path: file.slice(site.length + 1).split('\\').join('/'), file, size: (await lstat(file)).size });
   }
+  // A folder of the cache is one when its real path is where it should be (not a link to a folder elsewhere).
+  const realCache = await realpath(cacheDir);
+  const folders = new Map<string, Promise<boolean>>();
+  const isCacheFolder = (folder: string) => {
+    if (!folders.has(folder)) folders.set(folder, realpath(join(cacheDir, folder)).then((real) => real === join(realCache, folder), () => false));
+    return folders.get(folder)!;
+  };
   for (const { path, from } of cached) {
     if (typeof path !== 'string' || typeof from !== 'string' || !isRelativePath(path) || !isRelativePath(from) || !CACHE_ENTRY.test(from)) return named(from);
+    if (!(await isCacheFolder(dirname(from)))) return named(from);
     const file = join(cacheDir, from);
-    // lstat: a link is not a file of the cache, whatever it points to.
-    const info = await lstat(file, { bigint: true }).catch(() => undefined);
-    if (!info?.isFile()) return named(from);
+    // lstat: a link is not a file of the cache, whatever it points to. A file that went meanwhile (a server upgrade
+    // emptied the cache) throws: not the build's fault, it is built again.
+    const info = await lstat(file, { bigint: true });
+    if (!info.isFile()) return named(from);
     files.push({ path, file, size: Number(info.size), stamp: `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}` });
   }
   let total = 0;
