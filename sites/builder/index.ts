@@ -261,8 +261,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
  * build removed meanwhile is rendered instead), which Pagefind indexes in its own process while Astro renders the
  * rest, `renderBatch` pages per Astro build. Returns how many HTML files were rendered once they are all written,
  * and the search index being written (`searched`: Pagefind may still be indexing; awaited by the caller). The
- * search parts whose pages are all unchanged come from the cache as they are. With `leave`, what comes from the
- * cache stays there (`cachedFiles`: BuildOptions.leaveCached).
+ * search parts whose pages are all unchanged come from the cache as they are. With `leave`, the pages and search
+ * parts are the cache's files: those it had stay there, those made are moved there (`left`, path in the site ->
+ * where: BuildOptions.leaveCached).
  */
 async function writePages(
   state: SiteState,
@@ -307,7 +308,7 @@ async function writePages(
         const moved = (await cache?.save(out, batch, { move: leave })) ?? new Set();
         for (const output of batch) {
           if (moved.has(output)) left.set(output.file, cache!.pageEntry(output));
-          else left.delete(output.file); // 404.html again, in `out` this time
+          else left.delete(output.file); // in `out` (copied to the cache, or not kept): 404.html may be there from a batch before
         }
         search.add(batch.map((output) => output.file), at);
       }
