@@ -207,7 +207,9 @@ export class BuildCache {
     await this.#bestEffort(async () => {
       const entry = join(this.#dir, 'search', key);
       await mkdir(dirname(entry), { recursive: true });
-      if (options.move && (await renameOrNot(from, entry))) moved = await filesOf(entry);
+      // Its files are listed first: once the folder is the cache's, nothing may fail before the build knows.
+      const files = options.move ? await filesOf(from) : undefined;
+      if (files && (await renameOrNot(from, entry))) moved = new Map([...files.keys()].map((path) => [path, join(entry, path)]));
       else {
         const temporary = `${entry}.${randomBytes(6).toString('hex')}.tmp`;
         await cp(from, temporary, { recursive: true });
