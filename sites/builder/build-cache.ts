@@ -235,7 +235,7 @@ export class BuildCache {
   async #save(out: string, outputs: PageOutput[], moved: Set<PageOutput> | undefined): Promise<void> {
     await eachLimited(outputs, IO_CONCURRENCY, async (output) => {
       // A rename is atomic, over an entry another build made of the same inputs too: readers see one or the other.
-      if (moved && (await rename(join(out, output.file), this.pageEntry(output)).then(() => true, crossDevice))) moved.add(output);
+      if (moved && (await renameOrNot(join(out, output.file), this.pageEntry(output)))) moved.add(output);
       else await copyAtomically(join(out, output.file), this.pageEntry(output));
       this.#entries.add(`${output.key}.html`);
     });
@@ -287,15 +287,9 @@ export async function writeAtomically(path: string, content: string | Uint8Array
   await rename(temporary, path);
 }
 
-/** False for a rename across file systems (the caller copies instead); other failures are thrown. */
-function crossDevice(error: NodeJS.ErrnoException): false {
-  if (error.code === 'EXDEV') return false;
-  throw error;
-}
-
 /**
- * Renames a folder `from` to `to`; false when `to` is there already (another build of the site kept the same one
- * first) or on another file system.
+ * Renames `from` to `to` (a file replaces one there); false, `from` as it was, when `to` is a folder there already
+ * (another build of the site kept the same search part first) or on another file system (the caller copies).
  */
 async function renameOrNot(from: string, to: string): Promise<boolean> {
   try {

@@ -73,12 +73,14 @@ export async function buildHostedSite(
     onDocuments?: (documents: HostedDocument[]) => void;
   },
 ): Promise<HostedBuildResult> {
+  let pages: SiteManifest['pages'] = [];
   let documents: HostedDocument[] = [];
   const { onDocuments, ...rest } = options;
   const result = await buildSite({
     ...rest,
     onPrepared: ({ data, pageMarkdown }) => {
-      documents = indexablePages(data).map((page) => ({ ...page, markdown: pageMarkdown.get(markdownPath(page.route).slice(1)) ?? '' }));
+      pages = indexablePages(data);
+      documents = pages.map((page) => ({ ...page, markdown: pageMarkdown.get(markdownPath(page.route).slice(1)) ?? '' }));
       onDocuments?.(documents);
     },
     base: HOSTED_BASE,
@@ -97,7 +99,7 @@ export async function buildHostedSite(
     problems: result.problems,
     manifest: {
       name: data.name,
-      pages: indexablePages(data),
+      pages,
       redirects: redirectsMap(data, data.config),
       pageRedirects: data.pages.filter((page) => page.redirect).map((page) => page.route),
       social: socialManifest(result.socialCards),

@@ -87,8 +87,8 @@ export class SearchIndex {
   }
 
   /**
-   * Queues HTML files (their paths in the site) that are ready, each read from where `at` says (the output folder by
-   * default); those of cached parts are not read.
+   * Queues HTML files (their paths in the site) that are ready, each read from where `at` says (the output folder,
+   * or the build cache with BuildOptions.leaveCached); those of cached parts are not read.
    */
   add(files: readonly string[], at: (file: string) => string): void {
     for (const file of [...files].sort()) this.#parts.get(file)?.add(file, at(file));
