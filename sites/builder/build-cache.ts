@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { copyFile, cp, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import pLimit from 'p-limit';
 import type { SiteData } from '../src/lib/types.ts';
@@ -131,6 +131,11 @@ export class BuildCache {
     return new BuildCache(dir, entries);
   }
 
+  /** Where the record of the last build into `out` is kept (output-folder.ts). */
+  outputRecord(out: string): string {
+    return join(this.#dir, 'outputs', `${createHash('sha256').update(out).digest('hex').slice(0, 32)}.json`);
+  }
+
   has(output: PageOutput): boolean {
     return this.#entries.has(`${output.key}.html`);
   }
@@ -142,10 +147,11 @@ export class BuildCache {
 
   /**
    * Copies cached pages and assets into `out`; with `leave`, the pages stay where they are (the caller takes them
-   * from {@link pageEntry}) and only the assets are copied. Returns the outputs it could not take (removed meanwhile
-   * by another build's clean-up, or empty): the caller renders those.
+   * from {@link pageEntry}) and only the assets are copied; a page `has` says is in `out` already stays as it is.
+   * Returns the outputs it could not take (removed meanwhile by another build's clean-up, or empty): the caller
+   * renders those.
    */
-  async restore(out: string, outputs: PageOutput[], options: { leave?: boolean } = {}): Promise<PageOutput[]> {
+  async restore(out: string, outputs: PageOutput[], options: { leave?: boolean; has?: (path: string) => boolean } = {}): Promise<PageOutput[]> {
     const missed: PageOutput[] = [];
     const now = new Date();
     await eachLimited(outputs, IO_CONCURRENCY, async (output) => {
@@ -156,7 +162,7 @@ export class BuildCache {
         if (info.size === 0) throw new Error('empty cache entry');
         // Used: kept by clean-ups. Not touched more than once in a while: a host knows a file it stored by its times.
         if (info.mtimeMs < now.getTime() - TOUCH_AFTER_MS) await utimes(entry, now, now);
-        if (options.leave) return;
+        if (options.leave || options.has?.(output.file)) return;
         await mkdir(dirname(join(out, output.file)), { recursive: true });
         await placeFile(entry, join(out, output.file));
       } catch {
@@ -171,12 +177,12 @@ export class BuildCache {
   }
 
   /**
-   * The search part cached under `key`, copied into `target` (made here), or with `leave` left where it is: its
-   * files (relative to the part's folder) and where the cache holds each. Undefined when there is none, or it went
-   * meanwhile, or it is broken (`target` and the entry are then removed): the caller indexes the part, and keeps it
-   * anew.
+   * The search part cached under `key`, copied into `target` (made here; unless `has` says every file of it is
+   * there already), or with `leave` left where it is: its files (relative to the part's folder) and where the cache holds each.
+   * Undefined when there is none, or it went meanwhile, or it is broken (`target` and the entry are then removed):
+   * the caller indexes the part, and keeps it anew.
    */
-  async restoreSearchPart(key: string, target: string, options: { leave?: boolean } = {}): Promise<Map<string, string> | undefined> {
+  async restoreSearchPart(key: string, target: string, options: { leave?: boolean; has?: (path: string) => boolean } = {}): Promise<Map<string, string> | undefined> {
     const entry = join(this.#dir, 'search', key);
     try {
       // Every part has its entry file; an empty one is what a power cut can leave (see restore).
@@ -184,9 +190,10 @@ export class BuildCache {
       const now = new Date();
       await utimes(entry, now, now);
       const files = await filesOf(entry);
-      if (!options.leave) {
-        for (const path of new Set([...files.keys()].map((path) => dirname(join(target, path))))) await mkdir(path, { recursive: true });
-        await eachLimited([...files], IO_CONCURRENCY, ([path, from]) => placeFile(from, join(target, path)));
+      // All or nothing: two indexings of the same pages may number them differently, so files are never mixed.
+      if (!options.leave && ![...files.keys()].every((path) => options.has?.(path))) {
+        await rm(target, { recursive: true, force: true });
+        await copyFiles(files, target);
       }
       this.#usedSearchParts.add(key);
       return files;
@@ -212,7 +219,7 @@ export class BuildCache {
       if (files && (await renameOrNot(from, entry))) moved = new Map([...files.keys()].map((path) => [path, join(entry, path)]));
       else {
         const temporary = `${entry}.${randomBytes(6).toString('hex')}.tmp`;
-        await cp(from, temporary, { recursive: true });
+        await copyFiles(files ?? (await filesOf(from)), temporary);
         if (!(await renameOrNot(temporary, entry))) await rm(temporary, { recursive: true, force: true });
       }
       this.#usedSearchParts.add(key);
@@ -299,6 +306,15 @@ async function renameOrNot(from: string, to: string): Promise<boolean> {
     if (['EEXIST', 'ENOTEMPTY', 'EXDEV'].includes((error as NodeJS.ErrnoException).code ?? '')) return false;
     throw error;
   }
+}
+
+/**
+ * `files` (path in `to` -> where it is) into `to`, which must not hold them yet: a file at a time, not fs.cp's
+ * recursive copy (a search part's 270 files: 0.12 s against 0.22 s).
+ */
+async function copyFiles(files: Map<string, string>, to: string): Promise<void> {
+  for (const path of new Set([...files.keys()].map((path) => dirname(join(to, path))))) await mkdir(path, { recursive: true });
+  await eachLimited([...files], IO_CONCURRENCY, ([path, from]) => placeFile(from, join(to, path)));
 }
 
 /** The files in `dir`, each by its path there -> its path. */

@@ -24,6 +24,7 @@ import { buildSiteData, normalizeBase } from './site-data.ts';
 import { ComponentStyles } from './component-styles.ts';
 import { applyContentSecurityPolicy, newOwnScriptMark } from './csp.ts';
 import { BuildCache, pageOutputs, rendererFingerprint, type PageOutput } from './build-cache.ts';
+import { OutputFolder, siteFileKeys } from './output-folder.ts';
 import { privateDirectory } from './cache-folders.ts';
 import { SITES_DIR } from './project.ts';
 
@@ -42,7 +43,10 @@ export interface BuildProgress {
 export interface BuildOptions {
   /** The docs folder (docs.json/docs.yaml and MDX pages), anywhere on disk. */
   source: string;
-  /** Output folder (emptied first). */
+  /**
+   * Output folder: afterwards it holds the site and nothing else. Emptied first, unless the build cache recorded the
+   * last build into it: then the files that would be written the same stay (output-folder.ts).
+   */
   out: string;
   /** Fail (throw {@link BuildError}, nothing written) on any problem, warnings included. */
   strict?: boolean;
@@ -220,25 +224,33 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const pageMarkdown = pageMarkdownFiles(state.data, markdown);
   options.onPrepared?.({ data: state.data, pageMarkdown });
   const outputs = pageOutputs(fingerprint, state.data, (file) => state.prepared.get(join(state.sourceDir, file)));
-  await rm(out, { recursive: true, force: true });
-  await mkdir(out, { recursive: true });
-  const { rendered, searched, searchParts, left } = await writePages(state, outputs, cache, { out, cacheDir, progress, renderBatch: options.renderBatch ?? RENDER_BATCH, leave: options.leaveCached ?? false });
+  const parts = searchPartsOf(state.data.config, state.data.searchParts, outputs);
+  const cards = await socialCards(state.data, state.sourceDir);
+  const writesMarkdown = options.pageMarkdownFiles ?? true;
+  const drawsImages = options.drawSocialImages ?? true;
+  const leave = (options.leaveCached ?? false) && cache !== undefined;
+  // A build into the folder of the last one (recorded in the build cache) leaves the files that did not change.
+  const folder = await OutputFolder.open(out, {
+    record: cache && !leave ? cache.outputRecord(out) : undefined,
+    keyOf: siteFileKeys({ pages: outputs, markdown: writesMarkdown ? pageMarkdown : undefined, cards: drawsImages ? cards : undefined, searchParts: parts }),
+  });
+  const { rendered, searched, searchParts, left } = await writePages(state, outputs, parts, cache, { out, cacheDir, progress, renderBatch: options.renderBatch ?? RENDER_BATCH, leave, has: folder.has });
   // The outputs are written while Pagefind finishes its index in its own process. (The social images come after:
   // drawn meanwhile, they would hide the index's time in theirs, which the bench subtracts.)
-  let cards: SocialCard[];
   try {
     progress({ phase: 'outputs' });
-    if (options.pageMarkdownFiles ?? true) await writeFiles(out, pageMarkdown);
+    if (writesMarkdown) await writeFiles(out, pageMarkdown, folder.has);
     await writeOutputs(out, state.data, markdown);
     await copyAssets(state.sourceDir, out, [out, cacheDir]);
-    cards = await socialCards(state.data, state.sourceDir);
+    progress({ phase: 'search' });
   } catch (error) {
-    await searched.catch(() => {}); // this failure is the build's
+    // This failure is the build's; nothing of it goes on writing once it is thrown (the next build may be starting).
+    await searched.catch(() => {});
     throw error;
   }
-  progress({ phase: 'search' });
   await searched;
-  if (options.drawSocialImages ?? true) await drawSocialImages(cards, out, options.cacheDir, progress);
+  if (drawsImages) await drawSocialImages(cards, out, options.cacheDir, progress, folder.has);
+  await folder.close();
   const cached = outputs.length - rendered;
   for (const message of cache?.problems ?? []) progress({ phase: 'cache', message });
   progress({ phase: 'done', message: `${pages} pages${cache ? ` (${cached} from the build cache)` : ''}` });
@@ -268,18 +280,19 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 async function writePages(
   state: SiteState,
   outputs: PageOutput[],
+  parts: Map<string, PageOutput[]>,
   cache: BuildCache | undefined,
-  options: { out: string; cacheDir: string; progress: (event: BuildProgress) => void; renderBatch: number; leave: boolean },
+  options: { out: string; cacheDir: string; progress: (event: BuildProgress) => void; renderBatch: number; leave: boolean; has: (path: string) => boolean },
 ): Promise<{ rendered: number; searched: Promise<unknown>; searchParts: BuildResult['searchParts']; left: Map<string, string> }> {
-  const { out } = options;
+  const { out, has } = options;
   const leave = options.leave && cache !== undefined;
   // With `leave`: the files of the site in the cache, not in `out` (path in the site -> where); search parts add
   // theirs as they are kept.
   const left = new Map<string, string>();
   const fromCache = cache ? outputs.filter((output) => cache.has(output)) : [];
   const [search, missed] = await Promise.all([
-    SearchIndex.open(out, searchPartsOf(state.data.config, state.data.searchParts, outputs), cache, leave ? { leaveIn: left } : {}),
-    cache ? cache.restore(out, fromCache, { leave }) : [],
+    SearchIndex.open(out, parts, cache, leave ? { leaveIn: left } : { has }),
+    cache ? cache.restore(out, fromCache, { leave, has }) : [],
   ]);
   let toRender: PageOutput[];
   const at = (file: string) => left.get(file) ?? join(out, file);
@@ -327,7 +340,7 @@ async function writePages(
  * The generated social images into `out`, with the images cache every site of this user shares (one another user
  * could write to is not used: a fresh folder is, then).
  */
-async function drawSocialImages(cards: SocialCard[], out: string, cacheDir: string | undefined, progress: (event: BuildProgress) => void): Promise<void> {
+async function drawSocialImages(cards: SocialCard[], out: string, cacheDir: string | undefined, progress: (event: BuildProgress) => void, has: (path: string) => boolean): Promise<void> {
   let socialCache = cacheDir ? join(cacheDir, 'social') : join(tmpdir(), 'docs-sites-cache', 'social');
   let scratch: string | undefined;
   await privateDirectory(socialCache, 'the images are drawn afresh').catch(async (error: Error) => {
@@ -335,7 +348,7 @@ async function drawSocialImages(cards: SocialCard[], out: string, cacheDir: stri
     socialCache = scratch = await mkdtemp(join(tmpdir(), 'docs-social-'));
   });
   try {
-    await writeSocialImages({ cards, out, cacheDir: socialCache, onProgress: (done, total) => progress({ phase: 'social-images', done, total }) });
+    await writeSocialImages({ cards, out, cacheDir: socialCache, has, onProgress: (done, total) => progress({ phase: 'social-images', done, total }) });
   } finally {
     if (scratch) await rm(scratch, { recursive: true, force: true });
   }

@@ -121,9 +121,9 @@ export function pageMarkdownFiles(site: SiteData, markdown: Map<string, string>)
   return new Map(site.pages.filter((page) => !page.redirect).map((page) => [markdownPath(page.route).slice(1), pageMarkdown(page, markdown.get(page.route) ?? '')]));
 }
 
-/** `files` (path in the site -> text) into `out`. */
-export async function writeFiles(out: string, files: Map<string, string>): Promise<void> {
-  await Promise.all([...files].map(([path, text]) => write(out, path, text)));
+/** `files` (path in the site -> text) into `out`, but those `has` says are there already. */
+export async function writeFiles(out: string, files: Map<string, string>, has: (path: string) => boolean = () => false): Promise<void> {
+  await Promise.all([...files].filter(([path]) => !has(path)).map(([path, text]) => write(out, path, text)));
 }
 
 /** The outputs but the pages' Markdown ({@link pageMarkdownFiles}) into `out`. */

@@ -32,6 +32,11 @@ export function searchDocument(html: Buffer): string | undefined {
   return `<!DOCTYPE html>${htmlTag}<head>${title}</head><body>${html.toString('utf8', start)}`;
 }
 
+/** What a search part is made from: its folder and its pages' files and keys (64 hex digits). */
+export function searchPartKey(folder: string, outputs: readonly PageOutput[]): string {
+  return createHash('sha256').update(`${folder}\0${outputs.map((o) => `${o.file}\0${o.key}`).sort().join('\0')}`).digest('hex');
+}
+
 /**
  * The Pagefind index of a built site, in parts (search-parts.ts) written to `<out>/pagefind/<language>/<n>/`, each
  * with `pagefind.js`: the search box loads one from the site's own origin, which merges the language's other
@@ -56,21 +61,26 @@ export class SearchIndex {
    * The index in `parts` (folder -> its outputs: search-parts.ts); the parts the cache has are placed now. With
    * `leaveIn`, the parts stay in the cache instead (BuildOptions.leaveCached): those it has are not placed, those
    * indexed are moved there once written, and each one's files are recorded in `leaveIn` (path in the site -> where
-   * the cache holds it).
+   * the cache holds it). `has`: a file (path in the site) already in `out` as the cache has it (OutputFolder).
    */
-  static async open(out: string, parts: Map<string, PageOutput[]>, cache?: BuildCache, options: { leaveIn?: Map<string, string> } = {}): Promise<SearchIndex> {
+  static async open(
+    out: string,
+    parts: Map<string, PageOutput[]>,
+    cache?: BuildCache,
+    options: { leaveIn?: Map<string, string>; has?: (path: string) => boolean } = {},
+  ): Promise<SearchIndex> {
     const byFile = new Map<string, SearchPart | undefined>();
     const indexed: SearchPart[] = [];
-    const { leaveIn } = options;
+    const { leaveIn, has } = options;
     let restored = 0;
     await Promise.all(
       [...parts].map(async ([folder, files]) => {
-        const key = createHash('sha256').update(`${folder}\0${files.map((o) => `${o.file}\0${o.key}`).sort().join('\0')}`).digest('hex');
+        const key = searchPartKey(folder, files);
         const dir = join(out, 'pagefind', folder);
         const left = (cached: Map<string, string> | undefined) => {
           if (leaveIn && cached) for (const [path, from] of cached) leaveIn.set(`pagefind/${folder}/${path}`, from);
         };
-        const cached = await cache?.restoreSearchPart(key, dir, { leave: leaveIn !== undefined });
+        const cached = await cache?.restoreSearchPart(key, dir, { leave: leaveIn !== undefined, has: has && ((path) => has(`pagefind/${folder}/${path}`)) });
         left(cached);
         const part = cached ? undefined : new SearchPart(dir, files.map((o) => o.file), async () => left(await cache?.saveSearchPart(key, dir, { move: leaveIn !== undefined })));
         if (part) indexed.push(part);
@@ -100,9 +110,9 @@ export class SearchIndex {
     return { pages: pages.reduce((sum, n) => sum + n, 0) };
   }
 
-  /** Drops the parts being indexed (a build that failed before writing them). */
+  /** Drops the parts being indexed (a build that failed before writing them), once those being written are done. */
   async discard(): Promise<void> {
-    await Promise.all(this.#indexed.map((part) => part.discard()));
+    await Promise.all(this.#indexed.map((part) => part.abandon()));
   }
 }
 
@@ -188,6 +198,12 @@ class SearchPart {
   async #settled(): Promise<void> {
     await this.#queue;
     await Promise.all(this.#inFlight);
+  }
+
+  /** Waits for a write that began (its failure is not this caller's), then drops the index. */
+  async abandon(): Promise<void> {
+    await this.#written?.catch(() => {});
+    await this.discard();
   }
 
   async discard(): Promise<void> {

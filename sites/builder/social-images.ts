@@ -101,12 +101,15 @@ export interface SocialImageOptions {
   out: string;
   /** Content-addressed image cache (shared between sites is fine). */
   cacheDir: string;
+  /** An image (its path in the site) already in `out` as this card draws it (OutputFolder): not written again. */
+  has?: (path: string) => boolean;
   onProgress?: (done: number, total: number) => void;
 }
 
 /** Draws every card (those not in the cache) and writes each to `<out>/<path>`. */
 export async function writeSocialImages(options: SocialImageOptions): Promise<{ written: number }> {
-  const { cards, out } = options;
+  const { out } = options;
+  const cards = options.has ? options.cards.filter(({ path }) => !options.has!(path)) : options.cards;
   if (cards.length === 0) return { written: 0 };
   await mkdir(options.cacheDir, { recursive: true });
   const jobs = await Promise.all(

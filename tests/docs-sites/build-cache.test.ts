@@ -11,7 +11,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, type BuildOptions } from '../../sites/builder/index.ts';
 import { MAX_UNUSED_MS } from '../../sites/builder/build-cache.ts';
-import { htmlPath } from '../helpers/docs.ts';
+import { htmlPath, searchText, siteFiles } from '../helpers/docs.ts';
 
 const PAGES: Record<string, string> = {
   'index.mdx': '---\ntitle: Home\n---\n\nWelcome. See [the guide](/guide#install).\n',
@@ -48,23 +48,8 @@ async function build(options: Partial<BuildOptions> = {}) {
   return { out, result };
 }
 
-/**
- * Every file of a built site by path, as a hash of its bytes. The search index's own files only with `search`: its
- * page numbers follow the order pages reach it (the cache's first), so its bytes may differ, not what it finds.
- */
-function files(out: string, { search = false } = {}): Map<string, string> {
-  const names = readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((name) => statSync(join(out, name)).isFile() && (search || !name.startsWith('pagefind/')));
-  return new Map(names.sort().map((name) => [name, createHash('sha256').update(readFileSync(join(out, name))).digest('hex')]));
-}
-
 const html = (out: string, route: string) => readFileSync(join(out, htmlPath(route)), 'utf8');
 const entries = (dir = cacheDir) => readdirSync(join(dir, 'pages')).filter((name) => name.endsWith('.html'));
-
-/** The text Pagefind keeps of each page (its fragments, in every part of the index), joined. */
-function searchText(out: string): string {
-  const fragments = readdirSync(join(out, 'pagefind'), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.pf_fragment'));
-  return fragments.map((name) => gunzipSync(readFileSync(join(out, 'pagefind', name))).toString('utf8')).join('\n');
-}
 
 describe('the build cache', () => {
   let first: Awaited<ReturnType<typeof build>>;
@@ -75,7 +60,7 @@ describe('the build cache', () => {
     expect(entries()).toHaveLength(OUTPUTS);
     const second = await build();
     expect([second.result.rendered, second.result.cached]).toEqual([0, OUTPUTS]);
-    expect(files(second.out, { search: true })).toEqual(files(first.out, { search: true }));
+    expect(siteFiles(second.out, { search: true })).toEqual(siteFiles(first.out, { search: true }));
     expect(searchText(second.out)).toContain('Run the installer');
   }, 120_000);
 
@@ -122,7 +107,7 @@ describe('the build cache', () => {
     truncateSync(join(cacheDir, 'pages', entry('/faq')), 0);
     const after = await build();
     expect(after.result.rendered).toBe(3); // the two pages, and 404.html (Astro writes it whenever it runs)
-    expect(files(after.out)).toEqual(files(before.out));
+    expect(siteFiles(after.out)).toEqual(siteFiles(before.out));
     expect(searchText(after.out).split('\n').sort()).toEqual(searchText(before.out).split('\n').sort());
   }, 120_000);
 
@@ -162,11 +147,11 @@ describe('the build cache', () => {
     expect(readdirSync(left.out, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.md'))).toEqual([]);
     expect(left.result.pageMarkdown?.get('guide.md')).toContain('Run the left installer.');
     // Together they are the site the copying build wrote, file for file; the search index (whose file names and
-    // bytes follow the order pages reach it: see files()) by what it finds.
-    const together = files(left.out);
+    // bytes follow the order pages reach it: see siteFiles()) by what it finds.
+    const together = siteFiles(left.out);
     for (const [path, from] of named) if (!path.startsWith('pagefind/')) together.set(path, createHash('sha256').update(readFileSync(from)).digest('hex'));
     for (const [path, text] of left.result.pageMarkdown!) together.set(path, createHash('sha256').update(text).digest('hex'));
-    expect(new Map([...together].sort())).toEqual(files(copied.out));
+    expect(new Map([...together].sort())).toEqual(siteFiles(copied.out));
     const fragments = [...named].filter(([path]) => path.endsWith('.pf_fragment')).map(([, from]) => gunzipSync(readFileSync(from)).toString('utf8'));
     expect(fragments.join('\n').split('\n').sort()).toEqual(searchText(copied.out).split('\n').sort());
     // The entries of before are as they were (one was added for the edited page).
@@ -211,7 +196,7 @@ describe('the build cache', () => {
     const whole = await build({ cache: false });
     const batched = await build({ cache: false, renderBatch: 2 });
     expect(batched.result.rendered).toBe(OUTPUTS);
-    expect(files(batched.out)).toEqual(files(whole.out));
+    expect(siteFiles(batched.out)).toEqual(siteFiles(whole.out));
   }, 120_000);
 
   it('a cache folder others may write to is emptied and made private; one another user owns is not used, and the build says so', async () => {
@@ -271,7 +256,7 @@ describe('the search index in parts (search-parts.ts), kept by the build cache',
     expect(Object.values(before).flat().sort()).toEqual(['/', '/faq/', '/guide/', '/reference/']);
     const warm = await build(options());
     expect(warm.result.searchParts).toEqual({ indexed: 0, cached: 3 });
-    expect(files(warm.out, { search: true })).toEqual(files(cold.out, { search: true }));
+    expect(siteFiles(warm.out, { search: true })).toEqual(siteFiles(cold.out, { search: true }));
 
     write('guide.mdx', PAGES['guide.mdx']!.replace('Run the installer.', 'Run the parted installer.'));
     const edited = await build(options());
@@ -298,7 +283,7 @@ describe('the search index in parts (search-parts.ts), kept by the build cache',
     expect(searchText(damaged.out)).toContain('Run the installer');
     const again = await build(options());
     expect(again.result.searchParts).toEqual({ indexed: 0, cached: 3 });
-    expect(files(again.out, { search: true })).toEqual(files(damaged.out, { search: true }));
+    expect(siteFiles(again.out, { search: true })).toEqual(siteFiles(damaged.out, { search: true }));
     const old = new Date(Date.now() - MAX_UNUSED_MS - 60_000);
     for (const name of parts()) utimesSync(join(search, name), old, old);
     const after = await build(options());

@@ -10,10 +10,12 @@
  * Browser tests can serve `site.out` with any static server (pages at `<route>/index.html`).
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { selectAll, select } from 'hast-util-select';
 import { toString } from 'hast-util-to-string';
 import { htmlToHast } from 'satteri';
@@ -118,6 +120,21 @@ process.once('exit', () => {
 
 export function htmlPath(route: string): string {
   return route === '/' ? 'index.html' : `${route.replace(/^\/+|\/+$/g, '')}/index.html`;
+}
+
+/**
+ * Every file of a built site by path, as a hash of its bytes. The search index's own files only with `search`: its
+ * page numbers follow the order pages reach it (the build cache's first), so its bytes may differ, not what it finds.
+ */
+export function siteFiles(out: string, { search = false } = {}): Map<string, string> {
+  const names = readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((name) => statSync(join(out, name)).isFile() && (search || !name.startsWith('pagefind/')));
+  return new Map(names.sort().map((name) => [name, createHash('sha256').update(readFileSync(join(out, name))).digest('hex')]));
+}
+
+/** The text Pagefind keeps of each page of a built site (its fragments, in every part of the index), joined. */
+export function searchText(out: string): string {
+  const fragments = readdirSync(join(out, 'pagefind'), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.pf_fragment'));
+  return fragments.map((name) => gunzipSync(readFileSync(join(out, 'pagefind', name))).toString('utf8')).join('\n');
 }
 
 /** Builds a fixture (or a variant of it) once per process. */

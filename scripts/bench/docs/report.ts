@@ -62,7 +62,7 @@ export function printBuilds(rows: readonly SizeRow[]): void {
 export function printRebuilds(rows: readonly SizeRow[]): void {
   const runs = rows.filter((row) => row.oursRebuild);
   if (runs.length === 0) return;
-  console.log('\n  -- Ours again after a one-page edit (same cache; target at 1,000 pages: 3 s)');
+  console.log('\n  -- Ours again after a one-page edit (same cache, same output folder; target at 1,000 pages: 3 s)');
   const header = ['pages', 'rebuild s', 'peak MB', 'HTML rendered', 'from cache', 'vs cold build'];
   const cells = runs.map(({ pages, ours, oursRebuild: run }) => [
     integer(pages),
