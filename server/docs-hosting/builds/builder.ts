@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
-import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkerInput, WorkerMessage } from './worker.ts';
 
@@ -8,29 +8,45 @@ const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
 
 export type BuildOutcome = Extract<WorkerMessage, { type: 'done' | 'failed' }>;
 
+export interface BuildProcessOptions {
+  /** The build's JavaScript heap, in MB (`--max-old-space-size`). */
+  memoryMb: number;
+  /** A folder of the server's own where the build's processes keep their compiled modules (NODE_COMPILE_CACHE). */
+  moduleCacheDir?: string;
+}
+
 /**
- * Runs one build in a child process (build-worker.ts) and answers its outcome: never throws for what the build
- * itself does (a crash, a timeout and an out-of-memory are failed outcomes with a reason).
+ * A build process (worker.ts), started: it loads the builder, Astro and Shiki's grammars, then waits for its
+ * build's input on stdin.
+ */
+function startBuildProcess(options: BuildProcessOptions): ChildProcess {
+  // A repository's build gets nothing of the server's environment (database URL, keys): only what running needs.
+  // Its HOME is set to the build's scratch folder once the build is known (worker.ts).
+  const env: NodeJS.ProcessEnv = { ASTRO_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', HOME: tmpdir() };
+  for (const name of ['PATH', 'TMPDIR', 'LANG', 'LC_ALL', 'TZ']) if (process.env[name] !== undefined) env[name] = process.env[name];
+  // Node's code cache of the modules a build loads (Astro, Vite, the builder: ~0.7 s of each process), the server's own.
+  if (options.moduleCacheDir) env.NODE_COMPILE_CACHE = options.moduleCacheDir;
+  return spawn(process.execPath, [`--max-old-space-size=${options.memoryMb}`, WORKER], { stdio: ['pipe', 'pipe', 'pipe'], env });
+}
+
+/**
+ * Runs one build in a child process (worker.ts), `started` ahead of it or started now, and answers its outcome:
+ * never throws for what the build itself does (a crash, a timeout and an out-of-memory are failed outcomes with a
+ * reason).
  */
 export function runBuildWorker(
   input: WorkerInput,
-  options: {
+  options: BuildProcessOptions & {
     timeoutMs: number;
-    /** The build's JavaScript heap, in MB (`--max-old-space-size`). */
-    memoryMb: number;
-    /** A folder of the server's own where the build's processes keep their compiled modules (NODE_COMPILE_CACHE). */
-    moduleCacheDir?: string;
     signal?: AbortSignal;
-    onProgress?: (progress: { phase: string; done?: number; total?: number }) => void;
+    onProgress?: (progress: { phase: string; done?: number; total?: number; message?: string }) => void;
+    started?: ChildProcess;
   },
 ): Promise<BuildOutcome> {
   return new Promise((resolve) => {
-    // A repository's build gets nothing of the server's environment (database URL, keys): only what running needs.
-    const env: NodeJS.ProcessEnv = { ASTRO_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', HOME: dirname(input.out) };
-    for (const name of ['PATH', 'TMPDIR', 'LANG', 'LC_ALL', 'TZ']) if (process.env[name] !== undefined) env[name] = process.env[name];
-    // Node's code cache of the modules a build loads (Astro, Vite, the builder: ~0.7 s of each process), the server's own.
-    if (options.moduleCacheDir) env.NODE_COMPILE_CACHE = options.moduleCacheDir;
-    const child = spawn(process.execPath, [`--max-old-space-size=${options.memoryMb}`, WORKER, JSON.stringify(input)], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const child = options.started ?? startBuildProcess(options);
+    child.stdin!.on('error', () => {}); // a process that ended is seen by 'close' below
+    child.stdin!.end(`${JSON.stringify(input)}\n`);
     const stop = () => child.kill('SIGKILL');
     options.signal?.addEventListener('abort', stop, { once: true });
     let outcome: BuildOutcome | undefined;
@@ -40,7 +56,7 @@ export function runBuildWorker(
       timedOut = true;
       child.kill('SIGKILL');
     }, options.timeoutMs);
-    createInterface({ input: child.stdout }).on('line', (line) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
       let message: WorkerMessage;
       try {
         message = wellFormed(JSON.parse(line)) as WorkerMessage;
@@ -50,7 +66,7 @@ export function runBuildWorker(
       if (message.type === 'progress') options.onProgress?.(message);
       else outcome = message;
     });
-    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', stop);
@@ -69,6 +85,41 @@ export function runBuildWorker(
       resolve({ type: 'failed', error: why });
     });
   });
+}
+
+/**
+ * Build processes started ahead of their builds: once a build ends, a spare is started, which loads the builder,
+ * Astro and Shiki's grammars and waits (~0.5 s of a one-page build: docs/docs-hosting.md). A spare still runs one
+ * build and ends, as every build process does: it has seen nothing of any repository before its build. A server's
+ * first build starts its own process (a server that never builds holds no spare).
+ */
+export class BuildProcesses {
+  readonly #options: BuildProcessOptions;
+  #spare: ChildProcess | undefined;
+  #closed = false;
+
+  constructor(options: BuildProcessOptions) {
+    this.#options = options;
+  }
+
+  /** Runs one build (runBuildWorker) in the spare when there is one alive, then starts the next spare. */
+  async run(input: WorkerInput, options: Omit<Parameters<typeof runBuildWorker>[1], keyof BuildProcessOptions | 'started'>): Promise<BuildOutcome> {
+    const spare = this.#spare;
+    this.#spare = undefined;
+    const alive = spare && spare.exitCode === null && spare.signalCode === null ? spare : undefined;
+    try {
+      return await runBuildWorker(input, { ...this.#options, ...options, ...(alive ? { started: alive } : {}) });
+    } finally {
+      if (!this.#closed && !this.#spare) this.#spare = startBuildProcess(this.#options);
+    }
+  }
+
+  /** Ends the spare; builds running go on. */
+  close(): void {
+    this.#closed = true;
+    this.#spare?.kill('SIGKILL');
+    this.#spare = undefined;
+  }
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Database } from '../../platform/db/orm.ts';
 import { sha256Hex } from '../../platform/hash.ts';
 import { DocsBuild, DocsRepository, type BuildManifest } from '../entities.ts';
 import { builtFiles, type BuiltFile } from './built-files.ts';
-import { runBuildWorker, type BuildOutcome } from './builder.ts';
+import { BuildProcesses, type BuildOutcome } from './builder.ts';
 import type { Mirrors } from '../mirrors.ts';
 
 /**
@@ -15,7 +15,7 @@ import type { Mirrors } from '../mirrors.ts';
  * process that started it:
  * - a process claims the oldest QUEUED build (or a BUILDING one whose lease ran out: its process died) with
  *   `FOR UPDATE SKIP LOCKED`, and renews the lease while the build runs;
- * - each process runs at most `concurrency` builds at once, each in a child process (builder.ts);
+ * - each process runs at most `concurrency` builds at once, each in a child process started ahead of it (builder.ts);
  * - the built files go into the database (content-addressed blobs, shared by builds), then the build becomes
  *   SUCCEEDED and the refs that asked for its commit serve it, in one transaction;
  * - a build that fails keeps its problems and error; the refs keep serving their last good build.
@@ -104,10 +104,13 @@ export class BuildQueue {
    */
   readonly #known = new LRUCache<string, Map<string, KnownFile>>({ maxSize: KNOWN_FILES, sizeCalculation: (files) => Math.max(1, files.size) });
 
+  readonly #processes: BuildProcesses;
+
   constructor(db: Database, mirrors: Mirrors, options: BuildQueueOptions) {
     this.#db = db;
     this.#mirrors = mirrors;
     this.#options = { leaseMs: 60_000, pollMs: 2_000, limits: DEFAULT_BUILD_LIMITS, ...options };
+    this.#processes = new BuildProcesses({ memoryMb: this.#options.limits.memoryMb, moduleCacheDir: join(this.#options.workDir, 'module-cache') });
   }
 
   /**
@@ -144,6 +147,7 @@ export class BuildQueue {
     this.#closed = true;
     clearInterval(this.#timer);
     await Promise.allSettled([...this.#active]);
+    this.#processes.close();
   }
 
   async #claim(): Promise<DocsBuild | undefined> {
@@ -196,7 +200,7 @@ export class BuildQueue {
       });
       const extracted = performance.now();
       let lastProgress = 0;
-      const outcome = await runBuildWorker(
+      const outcome = await this.#processes.run(
         {
           source,
           out: join(scratch, 'site'),
@@ -208,10 +212,9 @@ export class BuildQueue {
         },
         {
           timeoutMs: this.#options.timeoutMs,
-          memoryMb: this.#options.limits.memoryMb,
-          moduleCacheDir: join(this.#options.workDir, 'module-cache'),
           signal: lost.signal,
           onProgress: (progress) => {
+            if (progress.phase === 'cache' && progress.message) log?.('warn', { build: build.id, repository: repository.slug, problem: progress.message }, 'docs build cache not kept');
             if (Date.now() - lastProgress < 1000) return;
             lastProgress = Date.now();
             void this.#db.em().nativeUpdate(DocsBuild, this.#mine(build), { progress }).catch(() => {});

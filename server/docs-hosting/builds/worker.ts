@@ -2,13 +2,16 @@
  * One hosted build, in a child process of the server (builder.ts): Astro's build is CPU- and
  * memory-heavy and must not stall the server's event loop, and a crash or a timeout must only end this process.
  *
- * Input: one JSON argument `{ source, out, searchIndexFile, markdownFile, cacheDir, pageCacheDir, codeHost }`. Output: JSON lines on stdout: `{ type: 'progress', ... }`
- * while building, then `{ type: 'done', pages, problems, manifest, cachedFiles }` (the search index is written next to `out`),
- * or `{ type: 'failed', error, problems? }`.
+ * The process starts before its build is known (a spare: builder.ts), loads what rendering needs, and reads its
+ * input, one JSON line on stdin: `{ source, out, searchIndexFile, markdownFile, cacheDir, pageCacheDir, codeHost }`;
+ * it ends without building when stdin ends first (the server went). Output: JSON lines on stdout:
+ * `{ type: 'progress', ... }` while building (`message` with the `cache` phase), then `{ type: 'done', pages,
+ * problems, manifest, cachedFiles }` (the search index is written next to `out`), or `{ type: 'failed', error, problems? }`.
  */
 import { writeFile } from 'node:fs/promises';
-import { relative } from 'node:path';
-import { BuildError, buildHostedSite, cacheCompiledModules } from '../../../sites/index.ts';
+import { dirname, relative } from 'node:path';
+import { createInterface } from 'node:readline';
+import { BuildError, buildHostedSite, cacheCompiledModules, warmRenderer } from '../../../sites/index.ts';
 import type { BuildManifest } from '../entities.ts';
 import { sha256Hex } from '../../platform/hash.ts';
 import { buildSearchIndexInThread } from './search-thread.ts';
@@ -28,7 +31,7 @@ export interface WorkerInput {
 }
 
 export type WorkerMessage =
-  | { type: 'progress'; phase: string; done?: number; total?: number }
+  | { type: 'progress'; phase: string; done?: number; total?: number; message?: string }
   | {
       type: 'done';
       pages: number;
@@ -41,9 +44,21 @@ export type WorkerMessage =
 
 const send = (message: WorkerMessage) => process.stdout.write(`${JSON.stringify(message)}\n`);
 
+/** The build's input: the first line on stdin; undefined when stdin ends first. */
+async function readInput(): Promise<WorkerInput | undefined> {
+  const lines = createInterface({ input: process.stdin });
+  try {
+    for await (const line of lines) return JSON.parse(line) as WorkerInput;
+    return undefined;
+  } finally {
+    lines.close();
+    process.stdin.destroy(); // nothing more comes: it must not keep the process alive
+  }
+}
+
 async function run(input: WorkerInput) {
-  // The server's NODE_COMPILE_CACHE folder (builder.ts), pruned of what past builds left (their prerender bundles).
-  await cacheCompiledModules();
+  // Whatever the build starts writes its home files in the build's scratch folder, removed with it.
+  process.env.HOME = dirname(input.out);
   let lastProgress = 0;
   let searchIndex: Promise<string> | undefined;
   const result = await buildHostedSite({
@@ -56,12 +71,13 @@ async function run(input: WorkerInput) {
       searchIndex = buildSearchIndexInThread(documents.map(({ route, title, description, markdown }) => ({ id: route, title, description, text: markdown })));
       searchIndex.catch(() => {}); // awaited below, unless the build fails first
     },
-    onProgress: ({ phase, done, total }) => {
+    onProgress: ({ phase, done, total, message }) => {
       // At most a few messages a second: the server records progress, it does not need every page.
       const now = Date.now();
       if (done !== undefined && done !== total && now - lastProgress < 250) return;
       lastProgress = now;
-      send({ type: 'progress', phase, ...(done !== undefined ? { done } : {}), ...(total !== undefined ? { total } : {}) });
+      // A `cache` message says why the repository's build cache was not kept (the server logs it).
+      send({ type: 'progress', phase, ...(done !== undefined ? { done } : {}), ...(total !== undefined ? { total } : {}), ...(phase === 'cache' && message ? { message } : {}) });
     },
   });
   await writeFile(input.searchIndexFile, await searchIndex!);
@@ -90,8 +106,14 @@ async function run(input: WorkerInput) {
 const parent = process.ppid;
 setInterval(() => process.ppid !== parent && process.exit(1), 1000).unref();
 
+// The server's NODE_COMPILE_CACHE folder (builder.ts), pruned of what past builds left (their prerender bundles); then
+// Astro, Vite and Shiki's grammars are loaded while the build is not known yet.
+await cacheCompiledModules();
+const warmed = warmRenderer().catch(() => {}); // a failure here is the build's own, when it loads them again
 try {
-  await run(JSON.parse(process.argv[2] ?? '{}') as WorkerInput);
+  const input = await readInput();
+  await warmed;
+  if (input) await run(input);
 } catch (error) {
   if (error instanceof BuildError) send({ type: 'failed', error: error.message, problems: error.problems });
   else send({ type: 'failed', error: `The build crashed: ${(error as Error).message ?? String(error)}` });
