@@ -132,21 +132,29 @@ export class GitRepository {
   }
 
   /**
-   * Writes the tree of `commit` into `out` (emptied first) without a working tree. Symlinks become small text
-   * files holding their target, so a repository cannot make a build read outside its own files.
+   * Makes `out` hold exactly the tree of `commit`, without a working tree of the mirror's: the files that differ from
+   * what git last wrote there (its index is kept beside it, `<out>.index`) or that were changed since are written,
+   * the others left as they are, and every file git does not track is removed. A commit one page away from the last
+   * one written there writes one file. Symlinks become small text files holding their target, so a repository
+   * cannot make a build read outside its own files.
    */
   async extract(commit: string, out: string): Promise<void> {
     if (!/^[0-9a-f]{40}$/i.test(commit)) throw new GitError(`Not a full commit SHA: ${commit}`, '');
-    await rm(out, { recursive: true, force: true });
-    await mkdir(out, { recursive: true });
     // Absolute: git reads a relative GIT_INDEX_FILE from the work tree, not from where it was started.
-    const env = { GIT_INDEX_FILE: resolve(`${out}.index`) };
-    const git = (args: string[]) => this.#git(['--git-dir', this.gitDir, '--work-tree', out, '-c', 'core.symlinks=false', ...args], env);
+    const index = resolve(`${out}.index`);
+    const git = (args: string[]) => this.#git(['--git-dir', this.gitDir, '--work-tree', out, '-c', 'core.symlinks=false', ...args], { GIT_INDEX_FILE: index });
+    const write = async () => {
+      await mkdir(out, { recursive: true });
+      // One tree read over the index: a file whose entry is unchanged and whose stat data still matches is kept.
+      await git(['read-tree', '--reset', '-u', commit]);
+      await git(['clean', '-ffdxq']);
+    };
     try {
-      await git(['read-tree', commit]);
-      await git(['checkout-index', '--all', '--force']);
-    } finally {
-      await rm(`${out}.index`, { force: true });
+      await write();
+    } catch {
+      // An index that is not git's (a crash while it was written, a folder of another kind): from nothing, once.
+      await Promise.all([rm(out, { recursive: true, force: true }), rm(index, { force: true })]);
+      await write();
     }
   }
 }

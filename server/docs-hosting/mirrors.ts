@@ -150,8 +150,34 @@ export class Mirrors {
     return this.#exclusive(id, (git) => git.lookup(ref));
   }
 
-  /** Writes the tree of `commit` into `out`. */
+  /** Writes the tree of `commit` into `out` (in place: GitRepository.extract). */
   extract(id: string, commit: string, out: string): Promise<void> {
     return this.#exclusive(id, (git) => git.extract(commit, out));
+  }
+
+  /**
+   * Checks `commit` out into a work tree of repository `id` kept between builds (`<id>.trees/<n>/`), which then holds
+   * exactly the commit's files (GitRepository.extract: only those that differ from the tree's last commit are
+   * written; a 1,000-file repository took 0.3-0.5 s to write whole). A tree serves one build at a time, across the
+   * server's processes too (a lock file, stale after a minute without its holder); `release()` gives it back.
+   */
+  async checkout(id: string, commit: string): Promise<{ dir: string; release: () => Promise<void> }> {
+    const trees = join(this.#dir, `${id}.trees`);
+    await mkdir(trees, { recursive: true });
+    for (let n = 0; ; n++) {
+      const dir = join(trees, String(n));
+      const release = await lockfile.lock(dir, { realpath: false, lockfilePath: `${dir}.lock`, stale: 60_000, update: 10_000, retries: 0 }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ELOCKED') return undefined; // another build has it
+        throw error;
+      });
+      if (!release) continue;
+      try {
+        await this.extract(id, commit, dir);
+      } catch (error) {
+        await release();
+        throw error;
+      }
+      return { dir, release };
+    }
   }
 }

@@ -2,7 +2,7 @@
  * Reading documentation repositories at exact commits (server/hosting/git.ts): a real git repository with two
  * branches, a lightweight and an annotated tag and a pull-request ref, mirrored, resolved and extracted.
  */
-import { existsSync, lstatSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer as createHttpServer } from 'node:http';
@@ -104,6 +104,59 @@ describe('extract', () => {
 
   it('refuses anything but a full commit SHA', async () => {
     await expect(mirror.extract('main', join(root, 'x'))).rejects.toBeInstanceOf(GitError);
+  });
+
+  it('writes in place: only the files that differ; what was changed, removed or added in the folder since is put right', async () => {
+    const out = join(root, 'out-in-place');
+    const written = (file: string) => {
+      const info = statSync(join(out, file), { bigint: true });
+      return `${info.ino}:${info.ctimeNs}`;
+    };
+    await mirror.extract(shas.pr!, out);
+    const before = { docs: written('docs.json'), guide: written('guide.mdx'), index: written('index.mdx') };
+    await mirror.extract(shas.beta!, out); // the pull request adds guide.mdx to beta
+    expect(existsSync(join(out, 'guide.mdx'))).toBe(false);
+    expect([written('docs.json'), written('index.mdx')]).toEqual([before.docs, before.index]);
+    // Changed since: a tracked file edited (same size), one removed, files and a folder added, a link planted.
+    writeFileSync(join(out, 'index.mdx'), '# Beta!\n'.slice(0, '# Beta\n'.length));
+    rmSync(join(out, 'docs.json'));
+    writeFileSync(join(out, 'extra.mdx'), '# Not in the commit\n');
+    mkdirSync(join(out, 'stray/deep'), { recursive: true });
+    writeFileSync(join(out, 'stray/deep/page.mdx'), '# Stray\n');
+    symlinkSync('/etc', join(out, 'etc'));
+    await mirror.extract(shas.beta!, out);
+    expect(readdirSync(out).sort()).toEqual(['docs.json', 'index.mdx', 'leak.mdx']);
+    expect(readFileSync(join(out, 'index.mdx'), 'utf8')).toBe('# Beta\n');
+    expect(readFileSync(join(out, 'docs.json'), 'utf8')).toBe('{ "name": "Widgets" }\n');
+  });
+
+  it('starts from nothing when the index beside the folder is not one git can read', async () => {
+    const out = join(root, 'out-broken-index');
+    await mirror.extract(shas.main!, out);
+    writeFileSync(`${out}.index`, 'not an index');
+    writeFileSync(join(out, 'extra.mdx'), '# Not in the commit\n');
+    await mirror.extract(shas.beta!, out);
+    expect(readdirSync(out).sort()).toEqual(['docs.json', 'index.mdx', 'leak.mdx']);
+    expect(readFileSync(join(out, 'index.mdx'), 'utf8')).toBe('# Beta\n');
+  });
+});
+
+describe("a repository's work trees (Mirrors.checkout)", () => {
+  it('one per build at a time: a second build at once gets another; a tree given back is taken again, updated in place', async () => {
+    const mirrors = new Mirrors(join(root, 'trees'), { allowLocal: true });
+    await mirrors.sync('widgets', upstream);
+    const first = await mirrors.checkout('widgets', shas.main!);
+    const second = await mirrors.checkout('widgets', shas.beta!);
+    expect(second.dir).not.toBe(first.dir);
+    expect(readFileSync(join(first.dir, 'index.mdx'), 'utf8')).toBe('# Main v2\n');
+    expect(readFileSync(join(second.dir, 'index.mdx'), 'utf8')).toBe('# Beta\n');
+    const docs = statSync(join(first.dir, 'docs.json'), { bigint: true }).ino;
+    await first.release();
+    const third = await mirrors.checkout('widgets', shas.beta!);
+    expect(third.dir).toBe(first.dir);
+    expect(readFileSync(join(third.dir, 'index.mdx'), 'utf8')).toBe('# Beta\n');
+    expect(statSync(join(third.dir, 'docs.json'), { bigint: true }).ino).toBe(docs);
+    await Promise.all([second.release(), third.release()]);
   });
 });
 

@@ -101,12 +101,15 @@ describe('generated social images of a hosted site', () => {
   });
 
   it('a build leaves nothing behind: its Astro and Vite caches went with its scratch dir, not to the OS temp folder', async () => {
-    const [build] = await server.db.em().getConnection().execute<{ id: string; attempts: number }[]>(
-      "select b.id, b.attempts from docs_build b join docs_repository r on r.id = b.repository_id where r.slug = 'acme/social' and b.status = 'SUCCEEDED'",
+    const [build] = await server.db.em().getConnection().execute<{ id: string; attempts: number; repository_id: string }[]>(
+      "select b.id, b.attempts, b.repository_id from docs_build b join docs_repository r on r.id = b.repository_id where r.slug = 'acme/social' and b.status = 'SUCCEEDED'",
     );
     const scratch = join(docs.workDir, 'builds', `${build!.id}-${build!.attempts}`);
     expect(existsSync(scratch)).toBe(false);
-    expect(existsSync(defaultCacheDir(join(scratch, 'source')))).toBe(false);
+    // The source was the repository's work tree (kept: the next commit updates it in place).
+    const source = join(docs.workDir, 'mirrors', `${build!.repository_id}.trees`, '0');
+    expect(existsSync(join(source, 'docs.json'))).toBe(true);
+    expect(existsSync(defaultCacheDir(source))).toBe(false);
   });
 
   it('only the images the build describes: another path under _social is the site 404', async () => {

@@ -187,17 +187,19 @@ export class BuildQueue {
     }, this.#options.leaseMs / 3).unref();
     const scratch = join(this.#options.workDir, 'builds', `${build.id}-${build.attempts}`);
     const started = performance.now();
+    let tree: { dir: string; release: () => Promise<void> } | undefined;
     try {
       await rm(scratch, { recursive: true, force: true });
       await mkdir(scratch, { recursive: true });
-      const source = join(scratch, 'source');
       // Kept between builds: a commit renders only the pages that changed since one built before (any ref).
       const pageCacheDir = join(this.#options.workDir, 'page-cache', repository.id);
-      // The mirror may be missing in this process (another one synced it): fetch first.
-      await this.#mirrors.extract(repository.id, build.commit, source).catch(async () => {
+      // The commit's files, in a work tree of the repository's updated in place. The mirror may be missing in this
+      // process (another one synced it): fetch first.
+      tree = await this.#mirrors.checkout(repository.id, build.commit).catch(async () => {
         await this.#mirrors.sync(repository.id, repository.source);
-        await this.#mirrors.extract(repository.id, build.commit, source);
+        return this.#mirrors.checkout(repository.id, build.commit);
       });
+      const source = tree.dir;
       const extracted = performance.now();
       let lastProgress = 0;
       const outcome = await this.#processes.run(
@@ -236,6 +238,7 @@ export class BuildQueue {
       throw error;
     } finally {
       clearInterval(renew);
+      await tree?.release().catch(() => {});
       await rm(scratch, { recursive: true, force: true }).catch(() => {});
     }
   }
