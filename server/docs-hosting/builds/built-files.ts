@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { dirname, join } from 'node:path';
+import pLimit from 'p-limit';
 import type { BuildLimits } from './queue.ts';
 
 /** A file of a built site: its path in the site, where it is on disk (or its content), and its size. */
@@ -24,6 +25,9 @@ const isRelativePath = (path: string) => !/[\\\0]/.test(path) && path.split('/')
 
 /** What a build may leave in the repository's build cache (sites/builder/build-cache.ts): a page, a search part's file. */
 const CACHE_ENTRY = /^(?:[0-9a-f]{64}\.html|search\/[0-9a-f]{64}\/.+)$/;
+
+/** lstat calls in flight while the cache files a build named are checked. */
+const STAT_CONCURRENCY = 32;
 
 /** A line's `[path, text]`, or nothing of it when it is not one. */
 function parsedPair(line: string): unknown[] {
@@ -81,12 +85,16 @@ export async function builtFiles(
   for (const { path, from } of cached) {
     if (typeof path !== 'string' || typeof from !== 'string' || !isRelativePath(path) || !isRelativePath(from) || !CACHE_ENTRY.test(from)) return named(from);
     if (!(await isCacheFolder(dirname(from)))) return named(from);
-    const file = join(cacheDir, from);
-    // lstat: a link is not a file of the cache, whatever it points to. A file that went meanwhile (a server upgrade
-    // emptied the cache) throws: not the build's fault, it is built again.
-    const info = await lstat(file, { bigint: true });
+  }
+  // lstat: a link is not a file of the cache, whatever it points to. A file that went meanwhile (a server upgrade
+  // emptied the cache) throws: not the build's fault, it is built again. Many at once: one after another, the ~2,000
+  // of a 1,000-page site took ~0.15 s of waiting.
+  const stat = pLimit(STAT_CONCURRENCY);
+  const infos = await Promise.all(cached.map(({ from }) => stat(() => lstat(join(cacheDir, from), { bigint: true }))));
+  for (const [i, { path, from }] of cached.entries()) {
+    const info = infos[i]!;
     if (!info.isFile()) return named(from);
-    files.push({ path, file, size: Number(info.size), stamp: `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}` });
+    files.push({ path, file: join(cacheDir, from), size: Number(info.size), stamp: `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}` });
   }
   let total = 0;
   const paths = new Set<string>();
