@@ -114,6 +114,11 @@ export class BuildProcesses {
     }
   }
 
+  /** The process id of the spare waiting for a build, if any. */
+  get spare(): number | undefined {
+    return this.#spare?.pid;
+  }
+
   /** Ends the spare; builds running go on. */
   close(): void {
     this.#closed = true;

@@ -18,8 +18,9 @@ const COMMON_LANGUAGES = ['typescript', 'tsx', 'javascript', 'jsx', 'json', 'she
  * are the same either way.
  */
 export async function warmHighlighter(): Promise<void> {
-  const from = (module: string, parent: NodeJS.Require) => createRequire(parent.resolve(module));
-  const processor = from('@astrojs/markdown-satteri', from('@astrojs/mdx', createRequire(import.meta.url)));
+  // Each package resolved from the one that depends on it: ours -> @astrojs/mdx -> its Markdown processor.
+  const requireBeside = (module: string, parent: NodeJS.Require) => createRequire(parent.resolve(module));
+  const processor = requireBeside('@astrojs/markdown-satteri', requireBeside('@astrojs/mdx', createRequire(import.meta.url)));
   const load = async <T>(specifier: string) => (await import(pathToFileURL(processor.resolve(specifier)).href)) as T;
   const [{ createShikiHighlighter }, { markdownConfigDefaults }] = await Promise.all([
     load<{ createShikiHighlighter: (options: object) => Promise<unknown> }>('@astrojs/internal-helpers/shiki'),
