@@ -22,9 +22,10 @@ const YOUNG_GENERATION = '--max-semi-space-size=4';
 
 const endedEarly = (code: number | null, signal: NodeJS.Signals | null) => new Error(`The Astro build's process ended (${signal ?? `exit code ${code}`})`);
 
-function start(): Worker {
+/** `highlighter`: it makes Shiki's highlighter while it waits too (a process started long before its job). */
+function start(options: { highlighter?: boolean } = {}): Worker {
   // Maps and Sets in messages; its output to our stderr (a host reads this process's stdout).
-  const child = fork(WORKER, [], { execArgv: [...process.execArgv, YOUNG_GENERATION], serialization: 'advanced', stdio: ['ignore', 2, 2, 'ipc'] });
+  const child = fork(WORKER, options.highlighter ? ['--highlighter'] : [], { execArgv: [...process.execArgv, YOUNG_GENERATION], serialization: 'advanced', stdio: ['ignore', 2, 2, 'ipc'] });
   const worker: Worker = { child };
   child.on('error', (error) => (worker.ended ??= error));
   child.on('exit', (code, signal) => (worker.ended ??= endedEarly(code, signal)));
@@ -37,6 +38,14 @@ function start(): Worker {
  */
 export class AstroProcesses {
   #spare: Worker | undefined;
+
+  /**
+   * `startNow`: the first build's process starts now, and loads Astro and Shiki's highlighter while the caller
+   * prepares its job.
+   */
+  constructor(options: { startNow?: boolean } = {}) {
+    if (options.startNow) this.#spare = start({ highlighter: true });
+  }
 
   /**
    * One Astro build. `ahead`: another build follows, whose process starts once this one's has ended (not before:

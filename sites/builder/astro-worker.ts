@@ -15,6 +15,9 @@ import { cacheCompiledModules } from './cache-folders.ts';
 
 await cacheCompiledModules();
 const { runAstroJob } = await import('./astro-job.ts');
+// Started long before its job (a rebuild's: buildSite), it makes Shiki's highlighter with common grammars too
+// (markdown/highlighter.ts). Not a batch's process, whose job is on its way: it would only wait for grammars.
+if (process.argv.includes('--highlighter')) await (await import('./markdown/highlighter.ts')).warmHighlighter().catch(() => {});
 
 export type AstroWorkerMessage =
   | { type: 'compiled' | 'rendered' | 'done' }

@@ -139,6 +139,11 @@ export class BuildCache {
     return join(this.#dir, 'outputs', `${createHash('sha256').update(out).digest('hex').slice(0, 32)}.json`);
   }
 
+  /** Pages the cache holds. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
   has(output: PageOutput): boolean {
     return this.#entries.has(`${output.key}.html`);
   }

@@ -147,7 +147,11 @@ export const DEFAULT_CONTEXT: RenderContext = { published: false, defaultBranch:
 export async function warmRenderer(): Promise<void> {
   await import('./astro-job.ts');
   await (await import('./markdown/highlighter.ts')).warmHighlighter();
+  rendererWarm = true;
 }
+
+/** Astro and Shiki are loaded in this process (warmRenderer): its builds render here, not in a process started for them. */
+let rendererWarm = false;
 
 /** A cache folder per docs folder: Astro reuses cached content by page id otherwise. */
 export function defaultCacheDir(source: string): string {
@@ -222,6 +226,22 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const cacheDir = options.cacheDir ?? defaultCacheDir(source);
   const fingerprint = await rendererFingerprint(SITES_DIR);
   const cache = options.cache === false ? undefined : await BuildCache.open(options.pageCacheDir ?? join(cacheDir, 'pages'), fingerprint).catch((error: Error) => void progress({ phase: 'cache', message: error.message }));
+  // A rebuild (the cache has pages) mostly renders a few: their Astro build gets a process of its own now, which
+  // loads Astro and Shiki on the other core while this one reads the site (~0.5 s of a one-page rebuild). Not where
+  // this process has them loaded already (warmRenderer).
+  const astro = cache?.size && !rendererWarm ? new AstroProcesses({ startNow: true }) : undefined;
+  try {
+    return await buildWith(options, { started, progress, out, cacheDir, fingerprint, cache, astro });
+  } finally {
+    await astro?.close();
+  }
+}
+
+async function buildWith(
+  options: BuildOptions,
+  context: { started: number; progress: (event: BuildProgress) => void; out: string; cacheDir: string; fingerprint: string; cache: BuildCache | undefined; astro: AstroProcesses | undefined },
+): Promise<BuildResult> {
+  const { started, progress, out, cacheDir, fingerprint, cache } = context;
   // Only what the build uses is kept: the pages' source text (50 MB at 10,000 pages) is not needed past here.
   const { state, problems, markdown, pages } = await prepareSite({ ...options, out }).then((site) => ({ ...site, pages: site.pages.length }));
   if (pages === 0) {
@@ -244,7 +264,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     record: cache && !leave ? cache.outputRecord(out) : undefined,
     keyOf: siteFileKeys({ pages: outputs, markdown: writesMarkdown ? pageMarkdown : undefined, cards: drawsImages ? cards : undefined, searchParts: parts }),
   });
-  const { rendered, searched, searchParts, left } = await writePages(state, outputs, parts, cache, { out, cacheDir, progress, renderBatch: options.renderBatch ?? RENDER_BATCH, leave, has: folder.has });
+  const { rendered, searched, searchParts, left } = await writePages(state, outputs, parts, cache, { out, cacheDir, progress, renderBatch: options.renderBatch ?? RENDER_BATCH, leave, has: folder.has, astro: context.astro });
   // The outputs are written while Pagefind finishes its index in its own process. (The social images come after:
   // drawn meanwhile, they would hide the index's time in theirs, which the bench subtracts.)
   try {
@@ -292,7 +312,7 @@ async function writePages(
   outputs: PageOutput[],
   parts: Map<string, PageOutput[]>,
   cache: BuildCache | undefined,
-  options: { out: string; cacheDir: string; progress: (event: BuildProgress) => void; renderBatch: number; leave: boolean; has: (path: string) => boolean },
+  options: { out: string; cacheDir: string; progress: (event: BuildProgress) => void; renderBatch: number; leave: boolean; has: (path: string) => boolean; astro: AstroProcesses | undefined },
 ): Promise<{ rendered: number; searched: Promise<unknown>; searchParts: BuildResult['searchParts']; left: Map<string, string> }> {
   const { out, has } = options;
   const leave = options.leave && cache !== undefined;
@@ -321,8 +341,9 @@ async function writePages(
     if (leave) for (const output of restored) left.set(output.file, cache.pageEntry(output));
     search.add([...restored].map((output) => output.file), at);
     const counts = { compiled: 0, rendered: 0, total: toRender.filter((output) => output.route !== undefined).length };
-    // One Astro build runs in this process; several, each in a process of its own (astro-worker.ts: why).
-    const processes = toRender.length > options.renderBatch ? new AstroProcesses() : undefined;
+    // One Astro build runs in this process; several, each in a process of its own (astro-worker.ts: why); any, in
+    // the process started for them already (buildSite).
+    const processes = options.astro ?? (toRender.length > options.renderBatch ? new AstroProcesses() : undefined);
     try {
       for (let i = 0; i < toRender.length; i += options.renderBatch) {
         const batch = toRender.slice(i, i + options.renderBatch);

@@ -2,7 +2,8 @@
  * A site rendered in several Astro builds (a batch of its pages each) runs each in a child process of its own,
  * which ends with it: the memory an Astro build takes is never freed in the process that ran it
  * (sites/builder/astro-worker.ts), so a 10,000-page site in one process grew to 3.3 GB. One batch is built in the
- * build's own process. What a user relies on: the processes come and go with their batches, nothing is left
+ * build's own process, unless it is a rebuild (the build cache has pages): its Astro build's process starts as the
+ * build begins, loading Astro while the pages are read. What a user relies on: the processes come and go with their batches, nothing is left
  * running after a build, and a process that dies fails the build with a clear error.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,6 +60,29 @@ describe('Astro builds in processes of their own', () => {
     const result = await build({ onProgress: ({ phase, done }) => void (phase === 'compile' && done && (children += astroChildren().length)) });
     expect(result.rendered).toBe(6);
     expect(children).toBe(0);
+  }, 120_000);
+
+  it('a rebuild (the build cache has pages) renders in a process started as it began; none is left, rendering or not', async () => {
+    const cacheDir = join(work, 'cache-rebuild');
+    const during = (phase: string) => {
+      let most = 0;
+      return { onProgress: (event: { phase: string }) => void (event.phase === phase && (most = Math.max(most, astroChildren().length))), most: () => most };
+    };
+    const first = during('compile');
+    expect((await build({ cache: true, cacheDir, onProgress: first.onProgress })).rendered).toBe(6);
+    expect(first.most()).toBe(0); // an empty cache: the first build renders here
+    let waiting = 0;
+    const unchanged = await build({ cache: true, cacheDir, onPrepared: () => void (waiting = astroChildren().length) });
+    expect(unchanged.rendered).toBe(0);
+    expect(waiting).toBe(1); // started as the build began, never given a job
+    expect(astroChildren()).toEqual([]);
+    writeFileSync(join(source, 'two.mdx'), '---\ntitle: two\n---\n\nThe two page, edited.\n');
+    const edited = during('render');
+    const result = await build({ cache: true, cacheDir, onProgress: edited.onProgress });
+    expect(result.rendered).toBe(2);
+    expect(edited.most()).toBe(1);
+    expect(readFileSync(join(work, `out-${run}`, 'two', 'index.html'), 'utf8')).toContain('The two page, edited.');
+    expect(astroChildren()).toEqual([]);
   }, 120_000);
 
   it('a process that dies midway fails the build with the reason, and nothing is left running', async () => {
