@@ -206,7 +206,7 @@ export class BuildQueue {
         {
           source,
           out: join(scratch, 'site'),
-          searchIndexFile: join(scratch, 'search.json'),
+          searchIndexFile: join(scratch, 'search.json.gz'),
           markdownFile: join(scratch, 'markdown.ndjson'),
           cacheDir: join(scratch, 'cache'),
           pageCacheDir,
@@ -259,7 +259,7 @@ export class BuildQueue {
 
   /** Files and blobs first (idempotent), then, in one transaction, SUCCEEDED and the refs that serve it. */
   async #store(build: DocsBuild, scratch: string, files: BuiltFile[], outcome: Extract<BuildOutcome, { type: 'done' }>): Promise<void> {
-    const searchIndex = await readFile(join(scratch, 'search.json'));
+    const searchIndex = await readFile(join(scratch, 'search.json.gz'));
     const searchHash = await this.#insertBlobs([searchIndex]).then(([hash]) => hash!);
     const known = this.#known.get(build.repository);
     const learned = new Map<string, KnownFile>();

@@ -4,12 +4,12 @@
  * (~0.5 s of MiniSearch for 1,000 pages, on the core Astro leaves to Pagefind).
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { buildSearchIndex, type SearchDocument } from '../serving/search.ts';
+import { storedSearchIndex, type SearchDocument } from '../serving/search.ts';
 
-if (!isMainThread && parentPort) parentPort.postMessage(buildSearchIndex(workerData as SearchDocument[]));
+if (!isMainThread && parentPort) parentPort.postMessage(storedSearchIndex(workerData as SearchDocument[]));
 
-/** The serialised index of `documents`, built in a thread of its own. */
-export function buildSearchIndexInThread(documents: SearchDocument[]): Promise<string> {
+/** The index of `documents` as a build stores it (compressed: storedSearchIndex), built in a thread of its own. */
+export function buildSearchIndexInThread(documents: SearchDocument[]): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const thread = new Worker(new URL(import.meta.url), { workerData: documents });
     thread.once('message', resolve);

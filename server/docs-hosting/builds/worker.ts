@@ -19,7 +19,7 @@ import { buildSearchIndexInThread } from './search-thread.ts';
 export interface WorkerInput {
   source: string;
   out: string;
-  /** Where the search index goes (outside `out`: it is not a file of the site). */
+  /** Where the search index goes, gzip-compressed (outside `out`: it is not a file of the site). */
   searchIndexFile: string;
   /** Where the pages' Markdown files of the site go, all in one file (a JSON `[path in the site, text]` line each), not in `out`. */
   markdownFile: string;
@@ -60,7 +60,7 @@ async function run(input: WorkerInput) {
   // Whatever the build starts writes its home files in the build's scratch folder, removed with it.
   process.env.HOME = dirname(input.out);
   let lastProgress = 0;
-  let searchIndex: Promise<string> | undefined;
+  let searchIndex: Promise<Uint8Array> | undefined;
   const result = await buildHostedSite({
     source: input.source,
     out: input.out,

@@ -278,7 +278,7 @@ export class DocsSites {
   async search(build: LoadedBuild): Promise<SiteSearch> {
     let search = this.#searches.get(build.id);
     if (!search) {
-      search = new SiteSearch((await this.blob(build.manifest.searchIndex)).toString('utf8'));
+      search = SiteSearch.fromStored(await this.blob(build.manifest.searchIndex));
       this.#searches.set(build.id, search);
     }
     return search;
