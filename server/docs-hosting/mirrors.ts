@@ -166,7 +166,10 @@ export class Mirrors {
     await mkdir(trees, { recursive: true });
     for (let n = 0; ; n++) {
       const dir = join(trees, String(n));
-      const release = await lockfile.lock(dir, { realpath: false, lockfilePath: `${dir}.lock`, stale: 60_000, update: 10_000, retries: 0 }).catch((error: NodeJS.ErrnoException) => {
+      // A lock whose updates failed for a minute (a stalled machine) is not a reason to end the server (the library's
+      // default is to throw): the build goes on with its tree.
+      const held = { realpath: false, lockfilePath: `${dir}.lock`, stale: 60_000, update: 10_000, retries: 0, onCompromised: () => {} };
+      const release = await lockfile.lock(dir, held).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ELOCKED') return undefined; // another build has it
         throw error;
       });
