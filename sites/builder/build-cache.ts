@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, type BigIntStats } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import pLimit from 'p-limit';
@@ -94,12 +94,21 @@ export function pageOutputs(fingerprint: string, data: SiteData, code: (file: st
 }
 
 /** Runs `task` over `items`, `limit` at a time. */
-async function eachLimited<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+export async function eachLimited<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
   const limited = pLimit(limit);
   await Promise.all(items.map((item) => limited(() => task(item))));
 }
 
-const IO_CONCURRENCY = 16;
+export const IO_CONCURRENCY = 16;
+
+/**
+ * A regular file's stamp: device, inode, size, modification and change times (ns) as one string. Any write changes
+ * a file's change time, which no one can set back: a file with the stamp it had is the file it was (the output
+ * folder's record, output-folder.ts; a host's memory of the cache files it stored).
+ */
+export function fileStamp(info: BigIntStats): string {
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+}
 
 /** A cached file into the output folder: a copy (a clone where the file system can), never over an existing file. */
 async function placeFile(entry: string, target: string): Promise<void> {

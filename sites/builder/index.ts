@@ -259,11 +259,13 @@ async function buildWith(
   const writesMarkdown = options.pageMarkdownFiles ?? true;
   const drawsImages = options.drawSocialImages ?? true;
   const leave = (options.leaveCached ?? false) && cache !== undefined;
-  // A build into the folder of the last one (recorded in the build cache) leaves the files that did not change.
-  const folder = await OutputFolder.open(out, {
-    record: cache && !leave ? cache.outputRecord(out) : undefined,
-    keyOf: siteFileKeys({ pages: outputs, markdown: writesMarkdown ? pageMarkdown : undefined, cards: drawsImages ? cards : undefined, searchParts: parts }),
-  });
+  // A build into the folder of the last one (recorded in the build cache) leaves the files that did not change. The
+  // files' keys are worked out only for a folder that has a record (not a host's scratch folder).
+  const record = cache && !leave ? cache.outputRecord(out) : undefined;
+  const folder = await OutputFolder.open(
+    out,
+    record ? { record, keyOf: siteFileKeys({ pages: outputs, markdown: writesMarkdown ? pageMarkdown : undefined, cards: drawsImages ? cards : undefined, searchParts: parts }) } : undefined,
+  );
   const { rendered, searched, searchParts, left } = await writePages(state, outputs, parts, cache, { out, cacheDir, progress, renderBatch: options.renderBatch ?? RENDER_BATCH, leave, has: folder.has, astro: context.astro });
   // The outputs are written while Pagefind finishes its index in its own process. (The social images come after:
   // drawn meanwhile, they would hide the index's time in theirs, which the bench subtracts.)
@@ -294,7 +296,7 @@ async function buildWith(
     cached,
     searchParts,
     cachedFiles: [...left].map(([path, from]) => ({ path, from })),
-    ...(options.pageMarkdownFiles === false ? { pageMarkdown } : {}),
+    ...(writesMarkdown ? {} : { pageMarkdown }),
   };
 }
 

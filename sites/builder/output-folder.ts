@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync } from 'node:fs';
 import { lstat, mkdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import pLimit from 'p-limit';
-import { writeAtomically, type PageOutput } from './build-cache.ts';
+import { eachLimited, fileStamp, IO_CONCURRENCY, writeAtomically, type PageOutput } from './build-cache.ts';
 import { cardKey, type SocialCard } from './social-images.ts';
 import { searchPartKey } from './search-index.ts';
 
@@ -38,52 +37,54 @@ export function siteFileKeys(site: {
 /** A file of a search part: `pagefind/<language>/<n>/…`. */
 const SEARCH_PART = /^pagefind\/([^/]+\/\d+)\//;
 
+/** Where the record of the last build into a folder is (a file of the build cache), and what this build writes (siteFileKeys). */
+interface Recorded {
+  record: string;
+  keyOf: (path: string) => string | undefined;
+}
+
 /** The record's file: the folder, and each file of it a key names as `[path in the site, key, stamp]`. */
 interface OutputRecord {
   out: string;
   files: [path: string, key: string, stamp: string][];
 }
 
-const IO_CONCURRENCY = 16;
-
 /**
- * A regular file's stamp (a link is none): any write changes its ctime, which no one can set back. Walking and
- * stamping are synchronous: at 1,000 pages (~5,000 files) 40-50 ms, against 90-130 ms through promises.
+ * A regular file's stamp (fileStamp; a link has none). Walking and stamping are synchronous: at 1,000 pages (~5,000
+ * files) 40-50 ms, against 90-130 ms through promises.
  */
 function stampOf(path: string): string | undefined {
   const info = lstatSync(path, { bigint: true, throwIfNoEntry: false });
-  return info?.isFile() ? `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}` : undefined;
+  return info?.isFile() ? fileStamp(info) : undefined;
 }
 
 export class OutputFolder {
   readonly #out: string;
-  readonly #record: string | undefined;
-  readonly #keyOf: (path: string) => string | undefined;
+  readonly #recorded: Recorded | undefined;
   /** Files left from the last build (paths in the site). */
   readonly #kept: Set<string>;
 
-  private constructor(out: string, record: string | undefined, keyOf: (path: string) => string | undefined, kept: Set<string>) {
+  private constructor(out: string, recorded: Recorded | undefined, kept: Set<string>) {
     this.#out = out;
-    this.#record = record;
-    this.#keyOf = keyOf;
+    this.#recorded = recorded;
     this.#kept = kept;
   }
 
   /**
-   * Makes `out` ready for a build: with a `record` (a file of the build cache) of the last build into it, its files
-   * that stay are kept and the rest removed; without one, or one of another folder, `out` is emptied. `keyOf`:
-   * {@link siteFileKeys}.
+   * Makes `out` ready for a build: with `recorded` (where the build cache keeps the record of the last build into it,
+   * and {@link siteFileKeys}), its files that stay are kept and the rest removed; without a record, or one of another
+   * folder, `out` is emptied.
    */
-  static async open(out: string, options: { record?: string; keyOf: (path: string) => string | undefined }): Promise<OutputFolder> {
-    const { record, keyOf } = options;
-    const last = record ? await readRecord(record, out) : undefined;
+  static async open(out: string, recorded?: Recorded): Promise<OutputFolder> {
+    const last = recorded ? await readRecord(recorded.record, out) : undefined;
     const kept = new Set<string>();
     const folder = last && (await lstat(out).catch(() => undefined));
-    if (!last || !folder?.isDirectory()) {
+    if (!recorded || !last || !folder?.isDirectory()) {
       await rm(out, { recursive: true, force: true });
       await mkdir(out, { recursive: true });
-      return new OutputFolder(out, record, keyOf, kept);
+      return new OutputFolder(out, recorded, kept);
     }
+    const { keyOf } = recorded;
     const gone: string[] = [];
     for (const item of readdirSync(out, { recursive: true, withFileTypes: true })) {
       if (item.isDirectory()) continue;
@@ -93,13 +94,12 @@ export class OutputFolder {
       if (recorded && recorded.key === keyOf(path) && stampOf(file) === recorded.stamp) kept.add(path);
       else gone.push(file);
     }
-    const limited = pLimit(IO_CONCURRENCY);
-    await Promise.all(gone.map((file) => limited(() => rm(file, { force: true }))));
+    await eachLimited(gone, IO_CONCURRENCY, (file) => rm(file, { force: true }));
     // The folders of what went, deepest first, if now empty: a page removed leaves no folder (its parents neither).
     const emptied = new Set<string>();
     for (const file of gone) for (let dir = dirname(file); dir.startsWith(`${out}/`); dir = dirname(dir)) emptied.add(dir);
     for (const dir of [...emptied].sort((a, b) => b.length - a.length)) await rmdir(dir).catch(() => {});
-    return new OutputFolder(out, record, keyOf, kept);
+    return new OutputFolder(out, recorded, kept);
   }
 
   /** Whether `path` (in the site) is there from the last build with the content this build would write. */
@@ -107,17 +107,18 @@ export class OutputFolder {
 
   /** Records what the build wrote, for the next build into the folder (after the build succeeded). */
   async close(): Promise<void> {
-    if (!this.#record) return;
+    if (!this.#recorded) return;
+    const { record, keyOf } = this.#recorded;
     const files: OutputRecord['files'] = [];
     for (const item of readdirSync(this.#out, { recursive: true, withFileTypes: true })) {
       const file = join(item.parentPath, item.name);
       const path = relative(this.#out, file);
-      const key = item.isFile() ? this.#keyOf(path) : undefined;
+      const key = item.isFile() ? keyOf(path) : undefined;
       const stamp = key === undefined ? undefined : stampOf(file);
       if (key !== undefined && stamp !== undefined) files.push([path, key, stamp]);
     }
-    await mkdir(join(this.#record, '..'), { recursive: true });
-    await writeAtomically(this.#record, JSON.stringify({ out: this.#out, files } satisfies OutputRecord));
+    await mkdir(dirname(record), { recursive: true });
+    await writeAtomically(record, JSON.stringify({ out: this.#out, files } satisfies OutputRecord));
   }
 }
 

@@ -3,6 +3,7 @@ import { lstat, readdir, realpath } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { dirname, join } from 'node:path';
 import pLimit from 'p-limit';
+import { fileStamp } from '../../../sites/index.ts';
 import type { BuildLimits } from './queue.ts';
 
 /** A file of a built site: its path in the site, where it is on disk (or its content), and its size. */
@@ -11,7 +12,7 @@ export interface BuiltFile {
   file: string | Buffer;
   size: number;
   /**
-   * A file of the repository's build cache: its inode, size and times as one string. Cache files are written once
+   * A file of the repository's build cache: its device, inode, size and times as one string (fileStamp). Cache files are written once
    * (to a temporary name, renamed into place) and never in place, so a file with the stamp it had when its hash was
    * taken still has that hash.
    */
@@ -94,7 +95,7 @@ export async function builtFiles(
   for (const [i, { path, from }] of cached.entries()) {
     const info = infos[i]!;
     if (!info.isFile()) return named(from);
-    files.push({ path, file: join(cacheDir, from), size: Number(info.size), stamp: `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}` });
+    files.push({ path, file: join(cacheDir, from), size: Number(info.size), stamp: fileStamp(info) });
   }
   let total = 0;
   const paths = new Set<string>();
