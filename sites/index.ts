@@ -6,7 +6,7 @@
 
 // Building a site, locally or once per commit for hosting.
 export { buildSite, prepareSite, warmRenderer, BuildError, type BuildOptions, type BuildResult, type BuildProgress, type Problem } from './builder/index.ts';
-export { buildHostedSite, type HostedBuildResult, type SiteManifest } from './builder/hosted-build.ts';
+export { buildHostedSite, hostedLlmsFullTxt, type HostedBuildResult, type SiteManifest } from './builder/hosted-build.ts';
 export { cacheCompiledModules } from './builder/cache-folders.ts';
 export { fileStamp } from './builder/build-cache.ts';
 /** `docs dev`'s server; loaded when called, so a process that only builds never loads Astro's dev server itself. */

@@ -2,15 +2,21 @@ import type { DocsConfig } from '../config/schema/index.ts';
 import type { SiteData } from '../src/lib/types.ts';
 import type { Problem } from '../content/types.ts';
 import { buildSite, type BuildOptions } from './index.ts';
-import { listedPages, redirectsMap } from './outputs.ts';
+import { listedPages, llmsFullText, redirectsMap } from './outputs.ts';
 import { HOSTED_BASE, HOSTED_ORIGIN } from './hosted.ts';
-import { markdownPath } from './site-data.ts';
+import { markdownPath, routeUrl } from './site-data.ts';
 import type { CardInput } from './social-card.ts';
 import type { SocialCard } from './social-images.ts';
 
 /** What a host needs of a built site beside its files: its pages in reading order and how its paths redirect. */
 export interface SiteManifest {
   name: string;
+  description?: string | undefined;
+  /**
+   * llms-full.txt is not a file of the build: the host composes it from `pages` and their `<page>.md` files
+   * ({@link hostedLlmsFullTxt}). Absent in builds stored before 2026-11-30, which have the file.
+   */
+  llmsFull?: 'composed' | undefined;
   /** Indexable pages in reading order (each one's Markdown is the build's `<page>.md`). */
   pages: { route: string; title: string; description?: string | undefined }[];
   /** Normalised path -> target (with the hosted base placeholder), from `redirects` and frontmatter `redirect`. */
@@ -90,6 +96,7 @@ export async function buildHostedSite(
     // The host stores the cache's files from the cache: a one-page change creates a few files, not thousands.
     leaveCached: true,
     pageMarkdownFiles: false,
+    llmsFullFile: false,
     context: { published: true, hosted: true, defaultBranch: true, customDomain: true, codeHost: options.codeHost },
   });
   const { data } = result;
@@ -99,6 +106,8 @@ export async function buildHostedSite(
     problems: result.problems,
     manifest: {
       name: data.name,
+      ...(data.description ? { description: data.description } : {}),
+      llmsFull: 'composed',
       pages,
       redirects: redirectsMap(data, data.config),
       pageRedirects: data.pages.filter((page) => page.redirect).map((page) => page.route),
@@ -111,4 +120,16 @@ export async function buildHostedSite(
     cachedFiles: result.cachedFiles,
     pageMarkdown,
   };
+}
+
+/**
+ * A hosted build's llms-full.txt (its manifest says `llmsFull: 'composed'`), as the build would have written it:
+ * `markdownOf` gives each listed page's `<page>.md` text, by its path in the site. URLs carry the hosted placeholders,
+ * resolved when served like every file's.
+ */
+export function hostedLlmsFullTxt(manifest: Pick<SiteManifest, 'name' | 'description' | 'pages'>, markdownOf: (path: string) => string): string {
+  return llmsFullText(
+    manifest,
+    manifest.pages.map((page) => ({ url: `${HOSTED_ORIGIN}${routeUrl(HOSTED_BASE, page.route)}`, markdown: markdownOf(markdownPath(page.route).slice(1)) })),
+  );
 }

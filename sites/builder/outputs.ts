@@ -70,10 +70,19 @@ export function llmsTxt(site: SiteData): string {
 }
 
 export function llmsFullTxt(site: SiteData, markdown: Map<string, string>): string {
+  return llmsFullText(
+    site,
+    listedPages(site).map((page) => ({ url: absolute(site, routeUrl(site.base, page.route)), markdown: pageMarkdown(page, markdown.get(page.route) ?? '') })),
+  );
+}
+
+/**
+ * llms-full.txt: the site's name and description, then each page's `<page>.md` text under its URL. A host composes
+ * it from the stored `<page>.md` files when it is asked for (hosted-build.ts), a local build writes it.
+ */
+export function llmsFullText(site: { name: string; description?: string | undefined }, pages: { url: string; markdown: string }[]): string {
   const parts = [`# ${site.name}`, ...(site.description ? [`> ${site.description.replace(/\n/g, ' ')}`] : [])];
-  for (const page of listedPages(site)) {
-    parts.push(`---\n\nSource: ${absolute(site, routeUrl(site.base, page.route))}\n\n${pageMarkdown(page, markdown.get(page.route) ?? '').trim()}`);
-  }
+  for (const page of pages) parts.push(`---\n\nSource: ${page.url}\n\n${page.markdown.trim()}`);
   return `${parts.join('\n\n')}\n`;
 }
 
@@ -126,10 +135,10 @@ export async function writeFiles(out: string, files: Map<string, string>, has: (
   await Promise.all([...files].filter(([path]) => !has(path)).map(([path, text]) => write(out, path, text)));
 }
 
-/** The outputs but the pages' Markdown ({@link pageMarkdownFiles}) into `out`. */
-export async function writeOutputs(out: string, site: SiteData, markdown: Map<string, string>): Promise<void> {
+/** The outputs but the pages' Markdown ({@link pageMarkdownFiles}) into `out`; llms-full.txt unless `llmsFull` is false. */
+export async function writeOutputs(out: string, site: SiteData, markdown: Map<string, string>, { llmsFull = true } = {}): Promise<void> {
   await write(out, 'llms.txt', llmsTxt(site));
-  await write(out, 'llms-full.txt', llmsFullTxt(site, markdown));
+  if (llmsFull) await write(out, 'llms-full.txt', llmsFullTxt(site, markdown));
   await write(out, 'sitemap.xml', sitemapXml(site));
   await write(out, 'robots.txt', robotsTxt(site));
   await write(out, '_redirects.json', `${JSON.stringify(redirectsMap(site, site.config), null, 2)}\n`);

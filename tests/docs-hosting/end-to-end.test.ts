@@ -118,6 +118,23 @@ describe('publishing from git, by ref', () => {
     expect((await page(`/acme/widgets~${later.slice(0, 12)}/guide`)).text).toContain('Guide on later.');
   });
 
+  it("llms-full.txt: each ref's listed pages, composed from their stored Markdown (no file of its own is stored)", async () => {
+    const main = await page('/acme/widgets/llms-full.txt');
+    expect([main.status, main.headers['content-type']]).toEqual([200, 'text/plain; charset=utf-8']);
+    const origin = server.url;
+    expect(main.text).toBe(
+      `# Widgets\n\n---\n\nSource: ${origin}/acme/widgets/\n\n# Widgets\n\nWelcome to the widgets.\n\n---\n\nSource: ${origin}/acme/widgets/guide\n\n# Guide\n\nGuide on main.\n\n` +
+        `---\n\nSource: ${origin}/acme/widgets/gone\n\n# Gone soon\n\nThis page will be removed.\n`,
+    );
+    expect((await page('/acme/widgets~beta/llms-full.txt')).text).toContain(`Source: ${origin}/acme/widgets~beta/guide\n\n# Guide\n\nGuide on beta.`);
+    expect((await page('/widgets/llms-full.txt', { host: 'acme.docs.test' })).text).toContain('Source: http://acme.docs.test/widgets/guide');
+    const stored = await server.db
+      .em()
+      .getConnection()
+      .execute<{ path: string }[]>("select f.path from docs_file f join docs_build b on b.id = f.build_id where b.commit = ? and f.path like 'llms%'", [shas.main]);
+    expect(stored.map((row) => row.path)).toEqual(['llms.txt']);
+  });
+
   it('GET /api/docs/repositories/{owner}/{repo}: what each ref serves', async () => {
     const { status, body } = await rest('GET', '/api/docs/repositories/acme/widgets');
     expect(status).toBe(200);

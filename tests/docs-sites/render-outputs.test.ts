@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BuildError, buildSite } from '../../sites/builder/index.ts';
 import { HOSTED_BASE, HOSTED_ORIGIN, resolveHosted } from '../../sites/builder/hosted.ts';
+import { hostedLlmsFullTxt } from '../../sites/builder/hosted-build.ts';
+import { listedPages } from '../../sites/builder/outputs.ts';
 import { readSite } from '../../sites/content/read.ts';
 import { buildFixture, FIXTURES, parseHtml, startDevSite, type BuiltSite } from '../helpers/docs.ts';
 import { BASE, ORIGIN, hrefs, loadSites } from './render-sites.ts';
@@ -60,6 +62,13 @@ describe('hosted builds: one build per commit, resolved per response (sites/buil
 });
 
 describe('agent and mcp', () => {
+  it("a host's llms-full.txt, composed from the listed pages and their `<page>.md` files, is the one a build writes", () => {
+    const { data } = full.result;
+    const manifest = { name: data.name, description: data.description, pages: listedPages(data) };
+    const composed = hostedLlmsFullTxt(manifest, (path) => full.file(path));
+    expect(data.description).toBeTruthy();
+    expect(resolveHosted(composed, { base: BASE, origin: ORIGIN, defaultBranch: true, customDomain: true })).toBe(full.file('llms-full.txt'));
+  });
   it('the chat-panel credential never reaches the built site', () => {
     for (const route of ['/', '/en/quickstart']) expect(full.page(route).html).not.toContain('agent-key-for-tests');
     expect(full.file('llms-full.txt')).not.toContain('agent-key-for-tests');

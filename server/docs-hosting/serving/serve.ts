@@ -103,7 +103,7 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
     const key = `${blob}|${variant}|${gzip}`;
     const cached = bodies.get(key);
     if (cached) return cached;
-    const stored = await sites.blob(blob);
+    const stored = (await sites.file(site.build, path))!;
     const data = resolve ? Buffer.from(resolveHosted(stored.toString('utf8'), site.served)) : stored;
     const compress = gzip && resolve && data.length > 1024;
     const etag = `"${createHash('sha256').update(blob).update(variant).digest('base64url').slice(0, 27)}${compress ? '-gz' : ''}"`;

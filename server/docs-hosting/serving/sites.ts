@@ -4,6 +4,8 @@ import { DocsBlob, DocsBuild, DocsDeployment, DocsDomain, DocsFile, DocsReposito
 import { RESERVED_OWNERS } from '../schemas.ts';
 import { refNames } from '../git.ts';
 import { siteBase, slugOf, type RoutingMode } from '../names.ts';
+import { hostedLlmsFullTxt, markdownPath } from '../../../sites/index.ts';
+import { sha256Hex } from '../../platform/hash.ts';
 import { SiteSearch } from './search.ts';
 
 /**
@@ -37,8 +39,18 @@ export interface LoadedBuild {
   repository: string;
   commit: string;
   manifest: BuildManifest;
-  files: Map<string, { blob: string; size: number }>;
+  /**
+   * The build's files by path in the site. `composed`: not a stored blob but made from other files when read
+   * ({@link DocsSites.file}); its `blob` is a key of what it is made of (bodies and ETags are keyed by it), its size
+   * that of its parts.
+   */
+  files: Map<string, { blob: string; size: number; composed?: true }>;
 }
+
+/** The file a build composes from its pages' Markdown (SiteManifest.llmsFull). */
+const LLMS_FULL = 'llms-full.txt';
+/** Blobs asked for in one query while composing a file. */
+const BLOBS_PER_QUERY = 500;
 
 export type Deployment =
   | { state: 'ready'; build: LoadedBuild }
@@ -239,13 +251,14 @@ export class DocsSites {
     if (cached) return cached;
     const build = await this.#db.em().findOneOrFail(DocsBuild, { id });
     const rows = await this.#db.em().find(DocsFile, { build: id }, { fields: ['path', 'blob', 'size'] });
-    const loaded: LoadedBuild = {
-      id,
-      repository: build.repository,
-      commit: build.commit,
-      manifest: build.manifest!,
-      files: new Map(rows.map((row) => [row.path, { blob: row.blob, size: row.size }])),
-    };
+    const manifest = build.manifest!;
+    const files: LoadedBuild['files'] = new Map(rows.map((row) => [row.path, { blob: row.blob, size: row.size }]));
+    if (manifest.llmsFull === 'composed' && !files.has(LLMS_FULL)) {
+      const parts = manifest.pages.map(({ route }) => files.get(markdownPath(route).slice(1)));
+      const key = sha256Hex(JSON.stringify([LLMS_FULL, manifest.name, manifest.description, manifest.pages.map(({ route }, i) => [route, parts[i]?.blob])]));
+      files.set(LLMS_FULL, { blob: `composed-${key}`, size: parts.reduce((sum, part) => sum + (part?.size ?? 0), 0), composed: true });
+    }
+    const loaded: LoadedBuild = { id, repository: build.repository, commit: build.commit, manifest, files };
     this.#builds.set(id, loaded);
     return loaded;
   }
@@ -271,7 +284,27 @@ export class DocsSites {
   /** A file of a build by its path in the site, or undefined. */
   async file(build: LoadedBuild, path: string): Promise<Buffer | undefined> {
     const entry = build.files.get(path);
-    return entry ? this.blob(entry.blob) : undefined;
+    if (!entry) return undefined;
+    return entry.composed ? this.#llmsFull(build) : this.blob(entry.blob);
+  }
+
+  /** llms-full.txt of a build that composes it: its listed pages' `<page>.md` files, read a few hundred per query. */
+  async #llmsFull(build: LoadedBuild): Promise<Buffer> {
+    const { manifest, files } = build;
+    const hashes = [...new Set(manifest.pages.map(({ route }) => files.get(markdownPath(route).slice(1))?.blob).filter((hash) => hash !== undefined))];
+    const texts = new Map<string, string>();
+    const missing = hashes.filter((hash) => {
+      const cached = this.#blobs.get(hash);
+      if (cached) texts.set(hash, cached.toString('utf8'));
+      return !cached;
+    });
+    for (let i = 0; i < missing.length; i += BLOBS_PER_QUERY) {
+      // Not kept one by one in #blobs: the composed file is (serve.ts), a thousand pages' Markdown would only push
+      // out what readers ask for.
+      const rows = await this.#db.em().find(DocsBlob, { hash: { $in: missing.slice(i, i + BLOBS_PER_QUERY) } });
+      for (const row of rows) texts.set(row.hash, Buffer.from(row.data).toString('utf8'));
+    }
+    return Buffer.from(hostedLlmsFullTxt(manifest, (path) => texts.get(files.get(path)?.blob ?? '') ?? ''));
   }
 
   /** The build's full-text index (MCP search, chat retrieval). */
