@@ -127,7 +127,7 @@ export async function buildHostedSite(
  * `markdownOf` gives each listed page's `<page>.md` text, by its path in the site. URLs carry the hosted placeholders,
  * resolved when served like every file's.
  */
-export function hostedLlmsFullTxt(manifest: Pick<SiteManifest, 'name' | 'description' | 'pages'>, markdownOf: (path: string) => string): string {
+export function hostedLlmsFullTxt(manifest: Pick<SiteManifest, 'name' | 'description'> & { pages: { route: string }[] }, markdownOf: (path: string) => string): string {
   return llmsFullText(
     manifest,
     manifest.pages.map((page) => ({ url: `${HOSTED_ORIGIN}${routeUrl(HOSTED_BASE, page.route)}`, markdown: markdownOf(markdownPath(page.route).slice(1)) })),

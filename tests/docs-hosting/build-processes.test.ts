@@ -32,6 +32,7 @@ function input(): WorkerInput {
     source: join(work, 'docs'),
     out: join(scratch, 'site'),
     searchIndexFile: join(scratch, 'search.json'),
+    searchStateFile: join(work, 'search-state.json'),
     markdownFile: join(scratch, 'markdown.ndjson'),
     cacheDir: join(scratch, 'cache'),
     pageCacheDir: join(work, 'page-cache'),

@@ -26,6 +26,7 @@ const PAGES = {
 
 /** A repository registered and published with this docs.json. */
 const sources = new Map<string, string>();
+let gizmo: GitFixture;
 async function publishSite(name: string, docsJson: object, commit = true): Promise<GitFixture> {
   const repo = createGitRepo();
   repos.push(repo);
@@ -47,7 +48,7 @@ beforeAll(async () => {
     }),
   });
   rest = restClient(server.url, (await createOrganization(server)).apiKey);
-  await Promise.all([publishSite('gizmo', { name: 'Gizmo' }), publishSite('closed', { name: 'Closed', mcp: { enabled: false } })]);
+  [gizmo] = await Promise.all([publishSite('gizmo', { name: 'Gizmo' }), publishSite('closed', { name: 'Closed', mcp: { enabled: false } })]);
 }, 120_000);
 afterAll(async () => {
   await server?.destroy();
@@ -96,6 +97,31 @@ describe('mcp: /{owner}/{repo}/mcp', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("search answers from each build's own pages: one built from the last build's index finds a changed page by its new words only", async () => {
+    gizmo.git('checkout', '-q', '-b', 'renamed');
+    gizmo.write({ 'install.mdx': '---\ntitle: Installing Gizmo\n---\n\nRun `pnpm add gizmo-tool` first.\n', 'extra.mdx': '# Extra\n\nFrobnicate the sprockets.\n' });
+    gizmo.remove('config.mdx');
+    gizmo.commit('renamed');
+    gizmo.git('checkout', '-q', 'main');
+    await published(rest, 'acme/gizmo', 'renamed');
+    const search = async (site: string, query: string) => {
+      const client = await mcpClient(`/acme/${site}/mcp`);
+      try {
+        const found = await client.callTool({ name: 'search_docs', arguments: { query } });
+        return (found.structuredContent as { results: { title: string }[] }).results.map((result) => result.title);
+      } finally {
+        await client.close();
+      }
+    };
+    expect(await search('gizmo~renamed', 'pnpm')).toEqual(['Installing Gizmo']);
+    expect(await search('gizmo~renamed', 'sprockets')).toEqual(['Extra']);
+    expect(await search('gizmo~renamed', 'output')).toEqual([]);
+    expect(await search('gizmo~renamed', 'empty')).toEqual([]);
+    expect(await search('gizmo', 'empty')).toEqual(['Installing Gizmo']);
+    expect(await search('gizmo', 'sprockets')).toEqual([]);
+    expect(await search('gizmo', 'output')).toEqual(['Configuration']);
   });
 
   it('returns 404 when mcp.enabled is false', async () => {

@@ -1,9 +1,11 @@
 /**
  * The server's search index as builds store it (server/docs-hosting/serving/search.ts): compressed, and the plain
- * JSON of builds stored before still read, each answering the same.
+ * JSON of builds stored before still read, each answering the same; updated from the last build's state, it answers
+ * as one made whole.
  */
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { buildSearchIndex, SiteSearch, storedSearchIndex } from '../../server/docs-hosting/serving/search.ts';
+import { buildSearchIndex, SiteSearch, storedSearchIndex, updatedSearchIndex, type SearchDocument } from '../../server/docs-hosting/serving/search.ts';
 
 const DOCUMENTS = Array.from({ length: 200 }, (_, i) => ({
   id: `/guides/page-${i}`,
@@ -27,5 +29,50 @@ describe('the stored search index', () => {
     const plain = Buffer.from(buildSearchIndex(DOCUMENTS));
     expect(SiteSearch.fromStored(plain).search('install')).toEqual(new SiteSearch(plain.toString('utf8')).search('install'));
     expect(SiteSearch.fromStored(plain).search('install').length).toBeGreaterThan(0);
+  });
+});
+
+describe('an index updated from the last build (updatedSearchIndex)', () => {
+  const QUERIES = ['webhook signatures', 'install', 'Page 17', 'retries', 'renamed', 'brand new topic', 'detail'];
+  /** Every query's answers, ids and scores (to 6 digits: averages are summed in another order), as a SiteSearch of the stored index gives them. */
+  const answers = (stored: Buffer) => {
+    const search = SiteSearch.fromStored(stored);
+    return QUERIES.map((query) => search.search(query, 500).map((hit) => [hit.route, hit.title, hit.description, hit.score.toFixed(6)]).sort());
+  };
+  const edited = (documents: SearchDocument[], n: number): SearchDocument[] => [
+    ...documents.slice(0, 50),
+    ...documents.slice(50, 50 + n).map((document) => ({ ...document, text: `${document.text} renamed` })),
+    ...documents.slice(50 + n, 199),
+    { id: '/guides/new', title: 'New page', text: 'A brand new topic.' },
+  ];
+
+  it('answers as an index of the same pages made whole: pages changed, removed and added', async () => {
+    const first = await updatedSearchIndex(DOCUMENTS, undefined);
+    const changed = edited(DOCUMENTS, 3);
+    const next = await updatedSearchIndex(changed, first.state);
+    expect([first.kept, next.kept]).toEqual([0, 196]); // 3 changed, 1 removed
+    expect(answers(next.stored)).toEqual(answers(storedSearchIndex(changed)));
+    expect(SiteSearch.fromStored(next.stored).search('renamed').map((hit) => hit.route).sort()).toEqual(['/guides/page-50', '/guides/page-51', '/guides/page-52']);
+    expect(SiteSearch.fromStored(next.stored).search('Page 199', 500).map((hit) => hit.route)).not.toContain('/guides/page-199');
+    expect(SiteSearch.fromStored(next.stored).search('Page 198', 500).map((hit) => hit.route)).toContain('/guides/page-198');
+    // Unchanged again: the same index.
+    expect(answers((await updatedSearchIndex(changed, next.state)).stored)).toEqual(answers(next.stored));
+  });
+
+  it('holds nothing of the pages it discarded', async () => {
+    const first = await updatedSearchIndex(DOCUMENTS, undefined);
+    const next = await updatedSearchIndex(edited(DOCUMENTS, 3), first.state);
+    const json = gunzipSync(next.stored).toString();
+    expect(json).not.toContain('/guides/page-199');
+    expect(JSON.parse(json).dirtCount).toBe(0);
+  });
+
+  it('a state that is not one is not used: the index is made whole', async () => {
+    const fresh = storedSearchIndex(DOCUMENTS);
+    const { state } = await updatedSearchIndex(DOCUMENTS, undefined);
+    for (const broken of ['', 'not json\n{}', state.slice(0, state.length / 2), state.replace('"version":1', '"version":0'), `{"version":1,"hashes":[["/guides/missing","x"]]}${state.slice(state.indexOf('\n'))}`]) {
+      const made = await updatedSearchIndex(DOCUMENTS, broken);
+      expect([made.stored.equals(fresh), made.kept]).toEqual([true, 0]);
+    }
   });
 });

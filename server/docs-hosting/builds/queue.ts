@@ -207,6 +207,7 @@ export class BuildQueue {
           source,
           out: join(scratch, 'site'),
           searchIndexFile: join(scratch, 'search.json.gz'),
+          searchStateFile: join(this.#options.workDir, 'search-state', `${repository.id}.json`),
           markdownFile: join(scratch, 'markdown.ndjson'),
           cacheDir: join(scratch, 'cache'),
           pageCacheDir,

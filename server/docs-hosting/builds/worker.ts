@@ -3,7 +3,7 @@
  * memory-heavy and must not stall the server's event loop, and a crash or a timeout must only end this process.
  *
  * The process starts before its build is known (a spare: builder.ts), loads what rendering needs, and reads its
- * input, one JSON line on stdin: `{ source, out, searchIndexFile, markdownFile, cacheDir, pageCacheDir, codeHost }`;
+ * input, one JSON line on stdin: `{ source, out, searchIndexFile, searchStateFile, markdownFile, cacheDir, pageCacheDir, codeHost }`;
  * it ends without building when stdin ends first (the server went). Output: JSON lines on stdout:
  * `{ type: 'progress', ... }` while building (`message` with the `cache` phase), then `{ type: 'done', pages,
  * problems, manifest, cachedFiles }` (the search index is written next to `out`), or `{ type: 'failed', error, problems? }`.
@@ -21,6 +21,8 @@ export interface WorkerInput {
   out: string;
   /** Where the search index goes, gzip-compressed (outside `out`: it is not a file of the site). */
   searchIndexFile: string;
+  /** The repository's search index as its last build left it, replaced by this build's (search-thread.ts). */
+  searchStateFile: string;
   /** Where the pages' Markdown files of the site go, all in one file (a JSON `[path in the site, text]` line each), not in `out`. */
   markdownFile: string;
   /** Astro's and Vite's caches: in the build's scratch dir, removed with it (by default they would pile up in TMPDIR). */
@@ -68,7 +70,10 @@ async function run(input: WorkerInput) {
     pageCacheDir: input.pageCacheDir,
     codeHost: input.codeHost,
     onDocuments: (documents) => {
-      searchIndex = buildSearchIndexInThread(documents.map(({ route, title, description, markdown }) => ({ id: route, title, description, text: markdown })));
+      searchIndex = buildSearchIndexInThread(
+        documents.map(({ route, title, description, markdown }) => ({ id: route, title, description, text: markdown })),
+        input.searchStateFile,
+      );
       searchIndex.catch(() => {}); // awaited below, unless the build fails first
     },
     onProgress: ({ phase, done, total, message }) => {

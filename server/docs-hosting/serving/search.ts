@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import MiniSearch, { type Options } from 'minisearch';
 
@@ -28,21 +29,70 @@ const OPTIONS: Options<SearchDocument> = {
   fields: ['title', 'description', 'text'],
   storeFields: ['title', 'description'],
   searchOptions: { boost: { title: 3, description: 2 }, prefix: true, fuzzy: 0.2, combineWith: 'OR' },
+  // An index updated in place (updatedSearchIndex) is vacuumed before it is stored, all at once.
+  autoVacuum: false,
 };
+
+/** Changes with the state's format or the index's options: a state of another version is not used. */
+const STATE_VERSION = 1;
+/** gzip level of the stored index: 4 takes a third of the time of 6 for ~10% more bytes (~0.5 MB at 1,000 pages). */
+const STORED_LEVEL = 4;
+
+function wholeIndex(documents: SearchDocument[]): MiniSearch<SearchDocument> {
+  const index = new MiniSearch<SearchDocument>(OPTIONS);
+  index.addAll(documents);
+  return index;
+}
 
 /** The serialised index of these pages. */
 export function buildSearchIndex(documents: SearchDocument[]): string {
-  const index = new MiniSearch<SearchDocument>(OPTIONS);
-  index.addAll(documents);
-  return JSON.stringify(index);
+  return JSON.stringify(wholeIndex(documents));
 }
 
 /**
- * The index of `documents` as a build stores it: its JSON gzip-compressed (a 1,000-page site's 2 MB -> ~0.4 MB, a
+ * The index of `documents` as a build stores it: its JSON gzip-compressed (a 1,000-page site's 2 MB -> ~0.5 MB, a
  * new blob every build; read back by {@link SiteSearch.fromStored}).
  */
 export function storedSearchIndex(documents: SearchDocument[]): Buffer {
-  return gzipSync(buildSearchIndex(documents));
+  return gzipSync(buildSearchIndex(documents), { level: STORED_LEVEL });
+}
+
+const documentHash = (document: SearchDocument) => createHash('sha256').update(JSON.stringify([document.title, document.description ?? null, document.text])).digest('base64');
+
+/**
+ * The index in `state` (a hash of each document it holds, then its JSON) with `documents`' changes made, and how
+ * many documents it kept; undefined when `state` is not of this version.
+ */
+async function updatedIndex(documents: SearchDocument[], hashes: Map<string, string>, state: string): Promise<{ index: MiniSearch<SearchDocument>; kept: number } | undefined> {
+  const newline = state.indexOf('\n');
+  const head = JSON.parse(state.slice(0, newline)) as { version?: unknown; hashes?: unknown };
+  if (head.version !== STATE_VERSION || !Array.isArray(head.hashes)) return undefined;
+  const held = new Map(head.hashes as [string, string][]);
+  const index = MiniSearch.loadJSON<SearchDocument>(state.slice(newline + 1), OPTIONS);
+  let kept = 0;
+  for (const [id, hash] of held) {
+    if (hashes.get(id) === hash) kept++;
+    else index.discard(id);
+  }
+  for (const document of documents) if (held.get(document.id) !== hashes.get(document.id)) index.add(document);
+  // A discarded document stays in the terms until vacuumed, and a search counts it in a term's document frequency
+  // until it meets it: scores would differ from an index made whole (and from one search to the next).
+  await index.vacuum({ batchSize: Infinity });
+  return { index, kept };
+}
+
+/**
+ * The index of `documents` as a build stores it ({@link storedSearchIndex}), and the `state` the next build starts
+ * from: the index of the repository's last build (`previous`, its state) with only the documents that changed taken
+ * out and put in, instead of all indexed again (~0.2 of ~0.5 s at 1,000 pages, on the core Astro leaves to
+ * Pagefind); it answers as one made whole. `kept`: the documents taken from `previous` as they were (0: made whole).
+ * A state that is not one (another version, a file cut short, one that does not match its index) is not used.
+ */
+export async function updatedSearchIndex(documents: SearchDocument[], previous: string | undefined): Promise<{ stored: Buffer; state: string; kept: number }> {
+  const hashes = new Map(documents.map((document) => [document.id, documentHash(document)]));
+  const { index, kept } = (previous === undefined ? undefined : await updatedIndex(documents, hashes, previous).catch(() => undefined)) ?? { index: wholeIndex(documents), kept: 0 };
+  const json = JSON.stringify(index);
+  return { stored: gzipSync(json, { level: STORED_LEVEL }), state: `${JSON.stringify({ version: STATE_VERSION, hashes: [...hashes] })}\n${json}`, kept };
 }
 
 export class SiteSearch {
