@@ -148,6 +148,11 @@ export class BuildCache {
     return join(this.#dir, 'outputs', `${createHash('sha256').update(out).digest('hex').slice(0, 32)}.json`);
   }
 
+  /** Where the pages as the last build read and prepared them are kept (prepared-pages.ts). */
+  get preparedPagesFile(): string {
+    return join(this.#dir, 'prepared-pages.bin');
+  }
+
   /** Pages the cache holds. */
   get size(): number {
     return this.#entries.size;

@@ -25,6 +25,7 @@ import { ComponentStyles } from './component-styles.ts';
 import { applyContentSecurityPolicy, newOwnScriptMark } from './csp.ts';
 import { BuildCache, pageOutputs, rendererFingerprint, type PageOutput } from './build-cache.ts';
 import { OutputFolder, siteFileKeys } from './output-folder.ts';
+import { PreparedPages } from './prepared-pages.ts';
 import { privateDirectory } from './cache-folders.ts';
 import { SITES_DIR } from './project.ts';
 
@@ -181,10 +182,17 @@ export async function prepareSite(options: {
   context?: Partial<RenderContext>;
   strict?: boolean;
   searchParts?: number;
+  /** What the last build prepared, used where a page is the same (a build with a build cache). */
+  preparedPages?: PreparedPages | undefined;
 }): Promise<PreparedSite> {
   const base = normalizeBase(options.base);
   const context: RenderContext = { ...DEFAULT_CONTEXT, ...options.context };
-  const source = await readSite(resolve(options.source), { strict: options.strict ?? false, ignore: options.out ? [resolve(options.out)] : [] });
+  const memo = options.preparedPages;
+  const source = await readSite(resolve(options.source), {
+    strict: options.strict ?? false,
+    ignore: options.out ? [resolve(options.out)] : [],
+    ...(memo ? { frontmatter: (file: string, text: string) => memo.frontmatter(file, text) } : {}),
+  });
   // Pages and assets are read from the layout's root (the folder, or its docs/ folder: content/layout.ts).
   const { layout } = source;
   const sourceDir = layout.root;
@@ -200,7 +208,7 @@ export async function prepareSite(options: {
     // Sätteri hands each parsed tree over in a native buffer that Node frees only when the event loop turns (an
     // N-API finalizer): without a turn now and then, 10,000 pages hold ~200 MB of them until the loop ends.
     if (i % 64 === 63) await setImmediate();
-    const result = preparePage(page, source.config.variables, sanitize);
+    const result = memo ? memo.prepare(page, source.config.variables, sanitize) : preparePage(page, source.config.variables, sanitize);
     facts.set(page, result.facts);
     prepared.set(join(sourceDir, page.file), result.code);
     markdown.set(page.route, result.markdown);
@@ -249,7 +257,8 @@ async function buildWith(
 ): Promise<BuildResult> {
   const { started, progress, out, cacheDir, fingerprint, cache } = context;
   // Only what the build uses is kept: the pages' source text (50 MB at 10,000 pages) is not needed past here.
-  const { state, problems, markdown, pages } = await prepareSite({ ...options, out }).then((site) => ({ ...site, pages: site.pages.length }));
+  const preparedPages = cache ? await PreparedPages.open(cache.preparedPagesFile) : undefined;
+  const { state, problems, markdown, pages } = await prepareSite({ ...options, out, preparedPages }).then((site) => ({ ...site, pages: site.pages.length }));
   if (pages === 0) {
     throw new BuildError(`No pages in ${state.sourceDir}: a site is a docs.json (or docs.yaml) and .mdx or .md pages beside it`, problems);
   }
@@ -257,6 +266,8 @@ async function buildWith(
     const what = options.strict ? `${problems.filter((p) => p.severity !== 'info').length} problem(s) and the build is strict` : 'errors';
     throw new BuildError(`The site has ${what}`, problems);
   }
+  // Kept for the next build while this one goes on; awaited before it ends.
+  const keptPages = preparedPages?.save().catch((error: Error) => void cache!.problems.push(`The build cache could not keep the prepared pages: ${error.message}`));
   const pageMarkdown = pageMarkdownFiles(state.data, markdown);
   options.onPrepared?.({ data: state.data, pageMarkdown });
   const outputs = pageOutputs(fingerprint, state.data, (file) => state.prepared.get(join(state.sourceDir, file)));
@@ -289,6 +300,7 @@ async function buildWith(
   await searched;
   if (drawsImages) await drawSocialImages(cards, out, options.cacheDir, progress, folder.has);
   await folder.close();
+  await keptPages;
   const cached = outputs.length - rendered;
   for (const message of cache?.problems ?? []) progress({ phase: 'cache', message });
   progress({ phase: 'done', message: `${pages} pages${cache ? ` (${cached} from the build cache)` : ''}` });

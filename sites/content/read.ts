@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import pLimit from 'p-limit';
-import { loadConfig, validateFrontmatter, type LoadedConfig } from '../config/load.ts';
+import { loadConfig, validateFrontmatter, type LoadedConfig, type ValidatedFrontmatter } from '../config/load.ts';
 import type { ConfigLocator } from '../config/semantics.ts';
 import { routeOfFile } from '../config/routes.ts';
 import type { DocsConfig } from '../config/schema/index.ts';
@@ -17,6 +17,8 @@ export interface ReadOptions {
   strict?: boolean;
   /** Absolute folders to leave out (the build's output folder when it is inside the docs folder). */
   ignore?: string[];
+  /** Splits and validates a page's frontmatter (default validateFrontmatter; a build's may remember: prepared-pages.ts). */
+  frontmatter?: (file: string, source: string) => ValidatedFrontmatter;
 }
 
 export interface SiteSource {
@@ -93,7 +95,7 @@ export async function readSite(dir: string, options: ReadOptions = {}): Promise<
       continue;
     }
     seen.set(route, file);
-    const fm = validateFrontmatter(layout.display(file), source);
+    const fm = (options.frontmatter ?? validateFrontmatter)(layout.display(file), source);
     problems.push(...fm.problems);
     pages.push({ file, route, frontmatter: fm.data, body: fm.body, bodyLine: fm.bodyLine });
   }

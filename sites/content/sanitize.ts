@@ -179,6 +179,8 @@ export interface SanitizeOptions {
   zoomImages: boolean;
   /** Absolute docs folder. */
   sourceDir: string;
+  /** Whether a file a page names exists (default existsSync): a build that keeps prepared pages records the answers. */
+  exists?: ((path: string) => boolean) | undefined;
 }
 
 interface PageContext {
@@ -217,7 +219,7 @@ export function checkUrl(raw: string, kind: 'link' | 'media', page: PageContext)
   const resolved = posix.normalize(posix.join(page.pageDir || '.', match[1]!)).replace(/(.)\/$/, '$1');
   if (resolved === '..' || resolved.startsWith('../')) return { ok: false, message: `\`${url}\` points outside the docs folder` };
   if (kind === 'media') {
-    const exists = existsSync(join(page.options.sourceDir, resolved));
+    const exists = (page.options.exists ?? existsSync)(join(page.options.sourceDir, resolved));
     const target = `${base}/${resolved}`;
     return exists ? { ok: true, url: target } : { ok: true, url: target, message: `\`${url}\` does not exist` };
   }
