@@ -20,12 +20,24 @@ interface Worker {
  */
 const YOUNG_GENERATION = '--max-semi-space-size=4';
 
+/**
+ * The native allocators' settings for the Astro build: mimalloc (Vite's bundler, rolldown, allocates with it)
+ * gives freed memory back at once instead of after 10 ms, and glibc's malloc keeps 2 arenas instead of one per
+ * thread. Outside the JavaScript heap (~270 MB), the process held ~600 MB of native memory at its peak.
+ */
+const NATIVE_MEMORY = { MIMALLOC_PURGE_DELAY: '0', MALLOC_ARENA_MAX: '2' };
+
 const endedEarly = (code: number | null, signal: NodeJS.Signals | null) => new Error(`The Astro build's process ended (${signal ?? `exit code ${code}`})`);
 
 /** `highlighter`: it makes Shiki's highlighter while it waits too (a process started long before its job). */
 function start(options: { highlighter?: boolean } = {}): Worker {
   // Maps and Sets in messages; its output to our stderr (a host reads this process's stdout).
-  const child = fork(WORKER, options.highlighter ? ['--highlighter'] : [], { execArgv: [...process.execArgv, YOUNG_GENERATION], serialization: 'advanced', stdio: ['ignore', 2, 2, 'ipc'] });
+  const child = fork(WORKER, options.highlighter ? ['--highlighter'] : [], {
+    execArgv: [...process.execArgv, YOUNG_GENERATION],
+    env: { ...process.env, ...NATIVE_MEMORY },
+    serialization: 'advanced',
+    stdio: ['ignore', 2, 2, 'ipc'],
+  });
   const worker: Worker = { child };
   child.on('error', (error) => (worker.ended ??= error));
   child.on('exit', (code, signal) => (worker.ended ??= endedEarly(code, signal)));

@@ -91,7 +91,10 @@ export interface BuildOptions {
    * ~0.25 s and grew the database by as much every push).
    */
   llmsFullFile?: boolean;
-  /** Pages per Astro build (default {@link RENDER_BATCH}). */
+  /**
+   * Pages per Astro build (default: one build of up to {@link IN_PROCESS_PAGES} in this process, else builds of
+   * {@link RENDER_BATCH} in processes of their own); given, more than this many pages render in processes.
+   */
   renderBatch?: number;
   /**
    * Draw the generated social images into `out` (default true), as the last phase. False: only describe them
@@ -138,11 +141,15 @@ export class BuildError extends Error {
 }
 
 /**
- * Pages per Astro build: a larger site is rendered by several in a row, each into the output folder and in a
- * process of its own, so the memory a build holds does not grow with the site (1,000 pages: 1.3 GB peak in
- * batches of 500, 1.7 GB in one).
+ * Pages per Astro build of a site with more than {@link IN_PROCESS_PAGES} pages to render: several in a row, each
+ * into the output folder and in a process of its own, so the memory a build holds does not grow with the site
+ * (1,000 pages: 1.7 GB peak in one, ~1.4 GB in batches of 500, ~1.03-1.05 GB in batches of 250 with the Astro
+ * processes' allocator settings: astro-processes.ts).
  */
-export const RENDER_BATCH = 500;
+export const RENDER_BATCH = 250;
+
+/** Up to this many pages to render are one Astro build in the build's own process: a process costs ~1-2 s. */
+export const IN_PROCESS_PAGES = 500;
 
 export const DEFAULT_CONTEXT: RenderContext = { published: false, defaultBranch: false, customDomain: false };
 
@@ -283,7 +290,7 @@ async function buildWith(
     out,
     record ? { record, keyOf: siteFileKeys({ pages: outputs, markdown: writesMarkdown ? pageMarkdown : undefined, cards: drawsImages ? cards : undefined, searchParts: parts }) } : undefined,
   );
-  const { rendered, searched, searchParts, left } = await writePages(state, outputs, parts, cache, { out, cacheDir, progress, renderBatch: options.renderBatch ?? RENDER_BATCH, leave, has: folder.has, astro: context.astro });
+  const { rendered, searched, searchParts, left } = await writePages(state, outputs, parts, cache, { out, cacheDir, progress, renderBatch: options.renderBatch, leave, has: folder.has, astro: context.astro });
   // The outputs are written while Pagefind finishes its index in its own process. (The social images come after:
   // drawn meanwhile, they would hide the index's time in theirs, which the bench subtracts.)
   try {
@@ -321,7 +328,7 @@ async function buildWith(
 /**
  * The site's HTML pages and their search index into `out` (empty): the build cache's pages first (one another
  * build removed meanwhile is rendered instead), which Pagefind indexes in its own process while Astro renders the
- * rest, `renderBatch` pages per Astro build. Returns how many HTML files were rendered once they are all written,
+ * rest, in Astro builds of BuildOptions.renderBatch's size. Returns how many HTML files were rendered once they are all written,
  * and the search index being written (`searched`: Pagefind may still be indexing; awaited by the caller). The
  * search parts whose pages are all unchanged come from the cache as they are. With `leave`, the pages and search
  * parts are the cache's files: those it had stay there, those made are moved there (`left`, path in the site ->
@@ -332,7 +339,7 @@ async function writePages(
   outputs: PageOutput[],
   parts: Map<string, PageOutput[]>,
   cache: BuildCache | undefined,
-  options: { out: string; cacheDir: string; progress: (event: BuildProgress) => void; renderBatch: number; leave: boolean; has: (path: string) => boolean; astro: AstroProcesses | undefined },
+  options: { out: string; cacheDir: string; progress: (event: BuildProgress) => void; renderBatch: number | undefined; leave: boolean; has: (path: string) => boolean; astro: AstroProcesses | undefined },
 ): Promise<{ rendered: number; searched: Promise<unknown>; searchParts: BuildResult['searchParts']; left: Map<string, string> }> {
   const { out, has } = options;
   const leave = options.leave && cache !== undefined;
@@ -363,12 +370,14 @@ async function writePages(
     const counts = { compiled: 0, rendered: 0, total: toRender.filter((output) => output.route !== undefined).length };
     // One Astro build runs in this process; several, each in a process of its own (astro-worker.ts: why); any, in
     // the process started for them already (buildSite).
-    const processes = options.astro ?? (toRender.length > options.renderBatch ? new AstroProcesses() : undefined);
+    const inOne = options.renderBatch ?? IN_PROCESS_PAGES;
+    const processes = options.astro ?? (toRender.length > inOne ? new AstroProcesses() : undefined);
+    const size = processes ? (options.renderBatch ?? RENDER_BATCH) : toRender.length;
     try {
-      for (let i = 0; i < toRender.length; i += options.renderBatch) {
-        const batch = toRender.slice(i, i + options.renderBatch);
+      for (let i = 0; i < toRender.length; i += size) {
+        const batch = toRender.slice(i, i + size);
         if (notFound && !batch.includes(notFound)) batch.push(notFound);
-        await renderPages(state, batch, { ...options, counts, processes, ahead: i + options.renderBatch < toRender.length });
+        await renderPages(state, batch, { ...options, counts, processes, ahead: i + size < toRender.length });
         const moved = (await cache?.save(out, batch, { move: leave })) ?? new Set();
         for (const output of batch) {
           if (moved.has(output)) left.set(output.file, cache!.pageEntry(output));
