@@ -14,7 +14,7 @@ export interface SiteManifest {
   description?: string | undefined;
   /**
    * llms-full.txt is not a file of the build: the host composes it from `pages` and their `<page>.md` files
-   * ({@link hostedLlmsFullTxt}). Absent in builds stored before 2026-11-30, which have the file.
+   * ({@link hostedLlmsFullTxt}). Absent in builds stored before this (2026-11-29), which have the file.
    */
   llmsFull?: 'composed' | undefined;
   /** Indexable pages in reading order (each one's Markdown is the build's `<page>.md`). */

@@ -370,9 +370,9 @@ async function writePages(
     const counts = { compiled: 0, rendered: 0, total: toRender.filter((output) => output.route !== undefined).length };
     // One Astro build runs in this process; several, each in a process of its own (astro-worker.ts: why); any, in
     // the process started for them already (buildSite).
-    const inOne = options.renderBatch ?? IN_PROCESS_PAGES;
-    const processes = options.astro ?? (toRender.length > inOne ? new AstroProcesses() : undefined);
-    const size = processes ? (options.renderBatch ?? RENDER_BATCH) : toRender.length;
+    const several = toRender.length > (options.renderBatch ?? IN_PROCESS_PAGES);
+    const processes = options.astro ?? (several ? new AstroProcesses() : undefined);
+    const size = several ? (options.renderBatch ?? RENDER_BATCH) : toRender.length;
     try {
       for (let i = 0; i < toRender.length; i += size) {
         const batch = toRender.slice(i, i + size);
