@@ -11,6 +11,7 @@ import { get, hostingConfig, published, pushWebhook, settled, type Build } from 
 import { startDnsStandIn, type DnsStandIn } from '../helpers/dns.ts';
 import { restClient, type Rest } from '../helpers/rest.ts';
 import { createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
+import { DocsSites, type SiteRequest } from '../../server/docs-hosting/serving/sites.ts';
 
 let server: TestServer;
 let dns: DnsStandIn;
@@ -41,7 +42,8 @@ beforeAll(async () => {
   repo.write({ 'guide.mdx': '---\ntitle: Guide\n---\n\nGuide on main.\n' });
   shas.main = repo.commit('main v2');
   repo.git('checkout', '-q', '-b', 'beta');
-  repo.write({ 'guide.mdx': '---\ntitle: Guide\n---\n\nGuide on beta.\n' });
+  // A file of the repository's own with the name of the one the host composes: the host's is served.
+  repo.write({ 'guide.mdx': '---\ntitle: Guide\n---\n\nGuide on beta.\n', 'public/llms-full.txt': 'Planted by the repository.\n' });
   shas.beta = repo.commit('beta');
   repo.git('checkout', '-q', '-b', 'pr', 'main');
   repo.write({ 'pr.mdx': '# From pull request 7\n' });
@@ -126,13 +128,20 @@ describe('publishing from git, by ref', () => {
       `# Widgets\n\n---\n\nSource: ${origin}/acme/widgets/\n\n# Widgets\n\nWelcome to the widgets.\n\n---\n\nSource: ${origin}/acme/widgets/guide\n\n# Guide\n\nGuide on main.\n\n` +
         `---\n\nSource: ${origin}/acme/widgets/gone\n\n# Gone soon\n\nThis page will be removed.\n`,
     );
-    expect((await page('/acme/widgets~beta/llms-full.txt')).text).toContain(`Source: ${origin}/acme/widgets~beta/guide\n\n# Guide\n\nGuide on beta.`);
+    const beta = (await page('/acme/widgets~beta/llms-full.txt')).text;
+    expect(beta).toContain(`Source: ${origin}/acme/widgets~beta/guide\n\n# Guide\n\nGuide on beta.`);
+    expect(beta).not.toContain('Planted');
     expect((await page('/widgets/llms-full.txt', { host: 'acme.docs.test' })).text).toContain('Source: http://acme.docs.test/widgets/guide');
     const stored = await server.db
       .em()
       .getConnection()
       .execute<{ path: string }[]>("select f.path from docs_file f join docs_build b on b.id = f.build_id where b.commit = ? and f.path like 'llms%'", [shas.main]);
     expect(stored.map((row) => row.path)).toEqual(['llms.txt']);
+    // Composed only up to a size: beyond it, none (a repository could make every request gather hundreds of MB).
+    const small = new DocsSites(server.db, { maxComposedBytes: 10 });
+    const request = (await small.route(new URL(server.url).host, '/acme/widgets/llms-full.txt')) as SiteRequest;
+    const deployment = await small.deployment(request.repository, request.ref);
+    expect(deployment.state === 'ready' && [deployment.build.files.has('llms-full.txt'), deployment.build.files.has('index.md')]).toEqual([false, true]);
   });
 
   it('GET /api/docs/repositories/{owner}/{repo}: what each ref serves', async () => {

@@ -70,7 +70,10 @@ describe('an index updated from the last build (updatedSearchIndex)', () => {
   it('a state that is not one is not used: the index is made whole', async () => {
     const fresh = storedSearchIndex(DOCUMENTS);
     const { state } = await updatedSearchIndex(DOCUMENTS, undefined);
-    for (const broken of ['', 'not json\n{}', state.slice(0, state.length / 2), state.replace('"version":1', '"version":0'), `{"version":1,"hashes":[["/guides/missing","x"]]}${state.slice(state.indexOf('\n'))}`]) {
+    const head = JSON.parse(state.slice(0, state.indexOf('\n'))) as { version: string };
+    const otherVersion = state.replace(head.version, 'made-with-another-minisearch-or-options');
+    const otherIndex = `${JSON.stringify({ version: head.version, hashes: [['/guides/missing', 'x']] })}${state.slice(state.indexOf('\n'))}`;
+    for (const broken of ['', 'not json\n{}', state.slice(0, state.length / 2), otherVersion, otherIndex]) {
       const made = await updatedSearchIndex(DOCUMENTS, broken);
       expect([made.stored.equals(fresh), made.kept]).toEqual([true, 0]);
     }

@@ -4,8 +4,8 @@
  * starts from the index of the repository's last build (its state file) and changes only the pages that changed.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { updatedSearchIndex, type SearchDocument } from '../serving/search.ts';
 
@@ -14,13 +14,22 @@ interface ThreadInput {
   stateFile: string;
 }
 
+/** A temporary state older than this is one a build killed before its rename left: removed. */
+const LEFTOVER_MS = 60 * 60_000;
+
 /** The stored index; the state for the next build written beside (atomically: a build reading it meanwhile sees the old one). */
 async function run({ documents, stateFile }: ThreadInput): Promise<Buffer> {
   const previous = await readFile(stateFile, 'utf8').catch(() => undefined);
+  const folder = dirname(stateFile);
+  const leftovers = (await readdir(folder).catch(() => [] as string[])).filter((name) => name.startsWith(`${basename(stateFile)}.`) && name.endsWith('.tmp'));
+  for (const name of leftovers) {
+    const info = await stat(join(folder, name)).catch(() => undefined);
+    if (info && info.mtimeMs < Date.now() - LEFTOVER_MS) await rm(join(folder, name), { force: true });
+  }
   const { stored, state } = await updatedSearchIndex(documents, previous);
   const temporary = `${stateFile}.${randomBytes(6).toString('hex')}.tmp`;
   // Not kept, the next build indexes every page again: not this build's failure.
-  await mkdir(dirname(stateFile), { recursive: true })
+  await mkdir(folder, { recursive: true })
     .then(() => writeFile(temporary, state))
     .then(() => rename(temporary, stateFile))
     .catch(() => rm(temporary, { force: true }));

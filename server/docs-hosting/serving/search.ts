@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { findPackageJSON } from 'node:module';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import MiniSearch, { type Options } from 'minisearch';
+import { sha256Hex } from '../../platform/hash.ts';
 
 /**
  * The server-side full-text index of a built site (MiniSearch), over each listed page's Markdown: what MCP's
@@ -33,8 +36,12 @@ const OPTIONS: Options<SearchDocument> = {
   autoVacuum: false,
 };
 
-/** Changes with the state's format or the index's options: a state of another version is not used. */
-const STATE_VERSION = 1;
+/**
+ * What a state must have been made with to be updated: its format, MiniSearch's version and the index's options. A
+ * state of another (an upgrade, other fields or tokenising) is not used: its unchanged pages would keep the old
+ * terms.
+ */
+const STATE_VERSION = sha256Hex(JSON.stringify([1, JSON.parse(readFileSync(findPackageJSON('minisearch', import.meta.url)!, 'utf8')).version, OPTIONS]));
 /** gzip level of the stored index: 4 takes a third of the time of 6 for ~10% more bytes (~0.5 MB at 1,000 pages). */
 const STORED_LEVEL = 4;
 

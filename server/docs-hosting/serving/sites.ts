@@ -51,6 +51,14 @@ export interface LoadedBuild {
 const LLMS_FULL = 'llms-full.txt';
 /** Blobs asked for in one query while composing a file. */
 const BLOBS_PER_QUERY = 500;
+/** Changes with how a composed file is made: its ETag changes with it. */
+const COMPOSED_VERSION = 1;
+/**
+ * The largest llms-full.txt composed (the pages' Markdown together), made in memory on request: a 10,000-page
+ * site's is ~50 MB, and 64 MB is the most the served bodies' cache keeps (serve.ts). A build whose pages' Markdown
+ * is larger serves none (404), where a repository could otherwise make every request gather hundreds of MB.
+ */
+const MAX_COMPOSED_BYTES = 64 << 20;
 
 export type Deployment =
   | { state: 'ready'; build: LoadedBuild }
@@ -72,6 +80,8 @@ export interface SiteOptions {
   serviceHosts?: string[] | undefined;
   /** How long what a ref serves is cached (other processes' publishes show after at most this). Default 2 s. */
   freshnessMs?: number;
+  /** The largest llms-full.txt composed ({@link MAX_COMPOSED_BYTES} by default). */
+  maxComposedBytes?: number;
   /** Looks a mapped domain's DNS challenge up (a domain is served only once proven); answers the domain as recorded. */
   checkDomain?: (domain: DocsDomain) => Promise<DocsDomain>;
   /**
@@ -101,6 +111,8 @@ export class DocsSites {
   readonly #builds = new LRUCache<string, LoadedBuild>({ max: 64 });
   readonly #blobs = new LRUCache<string, Buffer>({ maxSize: 128 << 20, sizeCalculation: (data) => Math.max(1, data.length) });
   readonly #searches = new LRUCache<string, SiteSearch>({ max: 32 });
+  /** Composed files being made, by key: requests that come meanwhile wait for the same one. */
+  readonly #composing = new Map<string, Promise<Buffer>>();
   /** What URL refs name (a git lookup each), for a few seconds. */
   readonly #refNames = new LRUCache<string, string | typeof NONE>({ max: 10_000, ttl: 10_000 });
   /** Unproven domains looked up lately by this process: a flood of requests is not a flood of DNS queries. */
@@ -253,10 +265,14 @@ export class DocsSites {
     const rows = await this.#db.em().find(DocsFile, { build: id }, { fields: ['path', 'blob', 'size'] });
     const manifest = build.manifest!;
     const files: LoadedBuild['files'] = new Map(rows.map((row) => [row.path, { blob: row.blob, size: row.size }]));
-    if (manifest.llmsFull === 'composed' && !files.has(LLMS_FULL)) {
+    if (manifest.llmsFull === 'composed') {
+      // Composed even where the repository's public/ folder had a file of that name (a local build writes its own
+      // over it too); not offered when it would be too large to make in memory on request.
+      files.delete(LLMS_FULL);
       const parts = manifest.pages.map(({ route }) => files.get(markdownPath(route).slice(1)));
-      const key = sha256Hex(JSON.stringify([LLMS_FULL, manifest.name, manifest.description, manifest.pages.map(({ route }, i) => [route, parts[i]?.blob])]));
-      files.set(LLMS_FULL, { blob: `composed-${key}`, size: parts.reduce((sum, part) => sum + (part?.size ?? 0), 0), composed: true });
+      const size = parts.reduce((sum, part) => sum + (part?.size ?? 0), 0);
+      const key = sha256Hex(JSON.stringify([LLMS_FULL, COMPOSED_VERSION, manifest.name, manifest.description, manifest.pages.map(({ route }, i) => [route, parts[i]?.blob])]));
+      if (size <= (this.#options.maxComposedBytes ?? MAX_COMPOSED_BYTES)) files.set(LLMS_FULL, { blob: `composed-${key}`, size, composed: true });
     }
     const loaded: LoadedBuild = { id, repository: build.repository, commit: build.commit, manifest, files };
     this.#builds.set(id, loaded);
@@ -288,8 +304,19 @@ export class DocsSites {
     return entry.composed ? this.#llmsFull(build) : this.blob(entry.blob);
   }
 
-  /** llms-full.txt of a build that composes it: its listed pages' `<page>.md` files, read a few hundred per query. */
-  async #llmsFull(build: LoadedBuild): Promise<Buffer> {
+  /** llms-full.txt of a build that composes it, made once however many ask for it at the same time. */
+  #llmsFull(build: LoadedBuild): Promise<Buffer> {
+    const key = build.files.get(LLMS_FULL)!.blob;
+    let composing = this.#composing.get(key);
+    if (!composing) {
+      composing = this.#compose(build).finally(() => this.#composing.delete(key));
+      this.#composing.set(key, composing);
+    }
+    return composing;
+  }
+
+  /** llms-full.txt made from a build's listed pages and their `<page>.md` files, read a few hundred per query. */
+  async #compose(build: LoadedBuild): Promise<Buffer> {
     const { manifest, files } = build;
     const hashes = [...new Set(manifest.pages.map(({ route }) => files.get(markdownPath(route).slice(1))?.blob).filter((hash) => hash !== undefined))];
     const texts = new Map<string, string>();
