@@ -51,7 +51,8 @@ export function pageFile(route: string, redirect?: string): string {
   return `${route.slice(1)}/index.html`;
 }
 
-const sha256 = (...parts: string[]) => {
+/** A hash of `parts` in order (each ended by a NUL), hex. */
+export const sha256 = (...parts: string[]) => {
   const hash = createHash('sha256');
   for (const part of parts) hash.update(part).update('\0');
   return hash.digest('hex');
@@ -312,8 +313,13 @@ export class BuildCache {
 /** A temporary name beside `path`, renamed over it: readers see the old file or the new one, never a part. */
 export async function writeAtomically(path: string, content: string | Uint8Array): Promise<void> {
   const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temporary, content);
-  await rename(temporary, path);
+  try {
+    await writeFile(temporary, content);
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
 }
 
 /**

@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { deserialize, serialize } from 'node:v8';
 import { validateFrontmatter, type ValidatedFrontmatter } from '../config/load.ts';
 import { preparePage, type PreparedPage } from '../content/mdx.ts';
 import type { SanitizeOptions } from '../content/sanitize.ts';
-import { writeAtomically } from './build-cache.ts';
+import { sha256, writeAtomically } from './build-cache.ts';
 
 /**
  * What reading and preparing each page gave the last build (its frontmatter validated, its MDX parsed, sanitised and
@@ -40,12 +39,6 @@ interface Stored {
   prepared: [string, PreparedEntry][];
 }
 
-const hash = (...parts: string[]) => {
-  const sha = createHash('sha256');
-  for (const part of parts) sha.update(part).update('\0');
-  return sha.digest('base64');
-};
-
 export class PreparedPages {
   readonly #file: string;
   readonly #frontmatter: Map<string, FrontmatterEntry>;
@@ -77,7 +70,7 @@ export class PreparedPages {
 
   /** validateFrontmatter(file, source), or what it gave before for the same file name and source. */
   frontmatter(file: string, source: string): ValidatedFrontmatter {
-    const key = hash(file, source);
+    const key = sha256(file, source);
     let entry = this.#frontmatter.get(key);
     if (!entry) {
       const validated = validateFrontmatter(file, source);
@@ -92,7 +85,7 @@ export class PreparedPages {
   prepare(page: { file: string; body: string; bodyLine: number }, variables: Record<string, unknown>, options: SanitizeOptions): PreparedPage {
     let variablesJson = this.#variables.get(variables);
     if (variablesJson === undefined) this.#variables.set(variables, (variablesJson = JSON.stringify(variables)));
-    const key = hash(page.file, String(page.bodyLine), variablesJson, JSON.stringify([options.base, options.zoomImages, options.sourceDir]), page.body);
+    const key = sha256(page.file, String(page.bodyLine), variablesJson, JSON.stringify([options.base, options.zoomImages, options.sourceDir]), page.body);
     let entry = this.#prepared.get(key);
     if (!entry || !entry.probes.every(([path, existed]) => existsSync(path) === existed)) {
       const probes: PreparedEntry['probes'] = [];

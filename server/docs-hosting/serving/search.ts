@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { findPackageJSON } from 'node:module';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -64,7 +63,7 @@ export function storedSearchIndex(documents: SearchDocument[]): Buffer {
   return gzipSync(buildSearchIndex(documents), { level: STORED_LEVEL });
 }
 
-const documentHash = (document: SearchDocument) => createHash('sha256').update(JSON.stringify([document.title, document.description ?? null, document.text])).digest('base64');
+const documentHash = (document: SearchDocument) => sha256Hex(JSON.stringify([document.title, document.description ?? null, document.text]));
 
 /**
  * The index in `state` (a hash of each document it holds, then its JSON) with `documents`' changes made, and how
