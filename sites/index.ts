@@ -8,6 +8,7 @@
 export { buildSite, prepareSite, warmRenderer, BuildError, type BuildOptions, type BuildResult, type BuildProgress, type Problem } from './builder/index.ts';
 export { buildHostedSite, hostedLlmsFullTxt, type HostedBuildResult, type SiteManifest } from './builder/hosted-build.ts';
 export { cacheCompiledModules } from './builder/cache-folders.ts';
+export { keepYoungGenerationSmall } from './builder/young-generation.ts';
 export { fileStamp } from './builder/build-cache.ts';
 /** `docs dev`'s server; loaded when called, so a process that only builds never loads Astro's dev server itself. */
 export const devSite = async (...args: Parameters<typeof import('./builder/dev.ts').devSite>) => (await import('./builder/dev.ts')).devSite(...args);

@@ -16,6 +16,7 @@ import { copyAssets } from './assets.ts';
 import { pageMarkdownFiles, writeFiles, writeOutputs } from './outputs.ts';
 import { SearchIndex } from './search-index.ts';
 import { searchPartsOf } from './search-parts.ts';
+import { RENDER_BATCH, renderBatches } from './render-batches.ts';
 import { socialCards, writeSocialImages, type SocialCard } from './social-images.ts';
 import { loadsPage, type SiteState } from './integration.ts';
 import { AstroProcesses } from './astro-processes.ts';
@@ -92,8 +93,9 @@ export interface BuildOptions {
    */
   llmsFullFile?: boolean;
   /**
-   * Pages per Astro build (default: one build of up to {@link IN_PROCESS_PAGES} in this process, else builds of
-   * {@link RENDER_BATCH} in processes of their own); given, more than this many pages render in processes.
+   * Pages per Astro build, at most (default: one build of up to {@link IN_PROCESS_PAGES} in this process, else builds
+   * of even size of up to RENDER_BATCH, render-batches.ts, in processes of their own); given, more than this many
+   * pages render in processes.
    */
   renderBatch?: number;
   /**
@@ -139,14 +141,6 @@ export class BuildError extends Error {
     this.problems = problems;
   }
 }
-
-/**
- * Pages per Astro build of a site with more than {@link IN_PROCESS_PAGES} pages to render: several in a row, each
- * into the output folder and in a process of its own, so the memory a build holds does not grow with the site
- * (1,000 pages: 1.7 GB peak in one, ~1.4 GB in batches of 500, ~1.03-1.05 GB in batches of 250 with the Astro
- * processes' allocator settings: astro-processes.ts).
- */
-export const RENDER_BATCH = 250;
 
 /** Up to this many pages to render are one Astro build in the build's own process: a process costs ~1-2 s. */
 export const IN_PROCESS_PAGES = 500;
@@ -372,12 +366,10 @@ async function writePages(
     // the process started for them already (buildSite).
     const several = toRender.length > (options.renderBatch ?? IN_PROCESS_PAGES);
     const processes = options.astro ?? (several ? new AstroProcesses() : undefined);
-    const size = several ? (options.renderBatch ?? RENDER_BATCH) : toRender.length;
+    const batches = renderBatches(toRender, notFound, several ? (options.renderBatch ?? RENDER_BATCH) : toRender.length);
     try {
-      for (let i = 0; i < toRender.length; i += size) {
-        const batch = toRender.slice(i, i + size);
-        if (notFound && !batch.includes(notFound)) batch.push(notFound);
-        await renderPages(state, batch, { ...options, counts, processes, ahead: i + size < toRender.length });
+      for (const [n, batch] of batches.entries()) {
+        await renderPages(state, batch, { ...options, counts, processes, ahead: n < batches.length - 1 });
         const moved = (await cache?.save(out, batch, { move: leave })) ?? new Set();
         for (const output of batch) {
           if (moved.has(output)) left.set(output.file, cache!.pageEntry(output));

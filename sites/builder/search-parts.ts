@@ -1,6 +1,7 @@
 import type { DocsConfig } from '../config/schema/index.ts';
 import { localeOf } from '../src/lib/nav.ts';
 import { htmlLang } from '../src/lib/urls.ts';
+import { batchSize, RENDER_BATCH } from './render-batches.ts';
 
 /**
  * A site's search index is written in parts, one Pagefind index each: per language of its pages (the `<html lang>`
@@ -8,13 +9,17 @@ import { htmlLang } from '../src/lib/urls.ts';
  * browser (Pagefind falls back to another language in an index without the page's: parts never mix languages). A
  * part is indexed again only when one of its pages changed (its other pages come from the build cache with it),
  * and Pagefind holds one part at a time, not the whole site. A language with up to this many pages has one part;
- * above it, about the square root of pages / 62.5: 4 parts of 250 pages at 1,000, 13 of ~770 at 10,000 (a one-page
- * edit re-indexes a part, not the site; a search fetches one index chunk per part and word).
+ * above it, about the square root of pages / 62.5, made of whole render batches (render-batches.ts): a cold build
+ * then has each part complete, written and let go as a batch is, and Pagefind's process is ended before the next
+ * (search-index.ts). 4 parts of 250 pages at 1,000, 14 of 500-750 at 10,000 (a one-page edit re-indexes a part, not
+ * the site; a search fetches one index chunk per part and word).
  */
 const ONE_PART_UP_TO = 250;
 
 export function searchPartCount(pages: number): number {
-  return pages <= ONE_PART_UP_TO ? 1 : Math.round(Math.sqrt(pages / (ONE_PART_UP_TO / 4)));
+  if (pages <= ONE_PART_UP_TO) return 1;
+  const batches = Math.ceil(pages / RENDER_BATCH);
+  return Math.ceil(batches / Math.max(1, Math.round(batches / Math.sqrt(pages / (ONE_PART_UP_TO / 4)))));
 }
 
 /** The language a page's search box searches (and the index has it in): its `<html lang>`. */
@@ -34,22 +39,26 @@ export function searchParts(config: DocsConfig, routes: string[], parts?: number
 
 /**
  * Every part (its folder under `pagefind/`, `<language>/<n>`) with the build's outputs in it, given in their order
- * (the pages' order, which Astro renders them in): within its language, the first pages are part 0, the next part
- * 1, and so on, so parts fill one after another as the batches are written and Pagefind can let each go. Any page
- * added or removed changes every page's key anyway (the sidebar lists it), so nothing is lost when a page shifts
- * the others to another part. A part no page falls in is there too (empty): the search box merges it.
+ * (the pages' order, which Astro renders them in): within its language, the pages of the first render batches
+ * (batchSize, as a cold build of that language alone splits them) are part 0, the next ones part 1, and so on, so
+ * parts fill one after another as the batches are written and Pagefind can let each go. 404.html, rendered with
+ * every batch, is in the last part. Any page added or removed changes every page's key anyway (the sidebar lists
+ * it), so nothing is lost when a page shifts the others to another part. A part no page falls in is there too
+ * (empty): the search box merges it.
  */
 export function searchPartsOf<T extends { file: string; route?: string | undefined }>(config: DocsConfig, counts: Record<string, number>, outputs: readonly T[]): Map<string, T[]> {
   const parts = new Map<string, T[]>();
   for (const [language, count] of Object.entries(counts)) for (let n = 0; n < count; n++) parts.set(`${language}/${n}`, []);
+  const add = (folder: string, output: T) => (parts.get(folder) ?? parts.set(folder, []).get(folder)!).push(output);
   for (const [language, members] of Map.groupBy(outputs, (output) => searchLanguage(config, output.route))) {
     const count = counts[language] ?? 1;
-    members.forEach((output, i) => {
-      const folder = `${language}/${Math.floor((i * count) / members.length)}`;
-      const part = parts.get(folder) ?? [];
-      part.push(output);
-      parts.set(folder, part);
-    });
+    const pages = members.filter((output) => output.file !== '404.html');
+    // Whole batches to a part; single pages when there are more parts than batches (a count given: tests).
+    const size = batchSize(pages.length, RENDER_BATCH);
+    const batches = Math.ceil(pages.length / size);
+    const [unit, units] = count > batches ? [1, pages.length] : [size, batches];
+    pages.forEach((output, i) => add(`${language}/${Math.floor((Math.floor(i / unit) * count) / units)}`, output));
+    for (const output of members) if (output.file === '404.html') add(`${language}/${count - 1}`, output);
   }
   return parts;
 }

@@ -20,6 +20,7 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { cacheCompiledModules } from '../builder/cache-folders.ts';
+import { keepYoungGenerationSmall } from '../builder/young-generation.ts';
 import { runBuild, runCheck, runDev, runInit } from './commands.ts';
 
 const USAGE = `Usage:
@@ -77,6 +78,7 @@ async function main(argv: string[]): Promise<number> {
       return runCheck(dir, { strict: values.strict });
     case 'build':
       if (!values.out) throw new UsageError('docs build needs --out <dir>');
+      keepYoungGenerationSmall();
       return runBuild(dir, {
         out: resolve(values.out),
         strict: values.strict,

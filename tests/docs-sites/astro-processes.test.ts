@@ -4,7 +4,7 @@
  * (sites/builder/astro-worker.ts), so a 10,000-page site in one process grew to 3.3 GB. One batch is built in the
  * build's own process, unless it is a rebuild (the build cache has pages): its Astro build's process starts as the
  * build begins, loading Astro while the pages are read. What a user relies on: the processes come and go with their batches, nothing is left
- * running after a build, and a process that dies fails the build with a clear error.
+ * running after a build (Pagefind's neither), and a process that dies fails the build with a clear error.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,18 +26,19 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** This process's children running an Astro build. */
-function astroChildren(): number[] {
+/** This process's children whose command line has `name`: an Astro build's (`astro-worker`), Pagefind's. */
+function children(name = 'astro-worker'): number[] {
   return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).flatMap((pid) => {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      return ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('astro-worker') ? [Number(pid)] : [];
+      return ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(name) ? [Number(pid)] : [];
     } catch {
       return []; // ended while we looked
     }
   });
 }
+const astroChildren = () => children();
 
 const build = (options: Partial<BuildOptions>) => buildSite({ source, out: join(work, `out-${++run}`), cacheDir: join(work, `cache-${run}`), cache: false, drawSocialImages: false, ...options });
 
@@ -53,6 +54,21 @@ describe('Astro builds in processes of their own', () => {
     expect(result.rendered).toBe(6); // five pages and 404.html, in three batches
     expect(working.size).toBe(3);
     expect(astroChildren()).toEqual([]);
+  }, 120_000);
+
+  it('Pagefind indexes each search part in a process that ends once the part is written; none is left after the build', async () => {
+    // Five pages in batches of two and three parts: each part is a batch's pages (the last has 404.html too).
+    const pagefind = new Set<number>();
+    const sampling = setInterval(() => children('pagefind').forEach((pid) => pagefind.add(pid)), 10);
+    try {
+      const result = await build({ renderBatch: 2, searchParts: 3 });
+      expect(result.searchParts).toEqual({ indexed: 3, cached: 0 });
+    } finally {
+      clearInterval(sampling);
+    }
+    // One process kept for the whole build (or this test file) would be one pid.
+    expect(pagefind.size).toBeGreaterThanOrEqual(2);
+    expect(children('pagefind')).toEqual([]);
   }, 120_000);
 
   it('a site of one batch is built in the build\'s own process', async () => {

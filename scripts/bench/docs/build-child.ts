@@ -17,7 +17,8 @@ async function childMain(kind: string, args: string[]): Promise<void> {
     // As the `docs` CLI does first (sites/cli/docs.ts): Node's code cache of the modules it loads.
     const folders = (await import(new URL('builder/cache-folders.ts', pathToFileURL(OUR_RENDERER)).href)) as typeof import('../../../sites/builder/cache-folders.ts');
     await folders.cacheCompiledModules();
-    const { buildSite } = (await import(pathToFileURL(OUR_RENDERER).href)) as typeof import('../../../sites/index.ts');
+    const { buildSite, keepYoungGenerationSmall } = (await import(pathToFileURL(OUR_RENDERER).href)) as typeof import('../../../sites/index.ts');
+    keepYoungGenerationSmall(); // as `docs build` does
     // Seconds per phase of buildSite (render, search, outputs, social-images, …), from its progress events.
     const phases: Record<string, number> = { 'load modules': (performance.now() - started) / 1000 };
     const rssAtPhaseStartKb: Record<string, number> = {};

@@ -11,7 +11,7 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
 import { createInterface } from 'node:readline';
-import { BuildError, buildHostedSite, cacheCompiledModules, warmRenderer } from '../../../sites/index.ts';
+import { BuildError, buildHostedSite, cacheCompiledModules, keepYoungGenerationSmall, warmRenderer } from '../../../sites/index.ts';
 import type { BuildManifest } from '../entities.ts';
 import { sha256Hex } from '../../platform/hash.ts';
 import { buildSearchIndexInThread } from './search-thread.ts';
@@ -114,6 +114,7 @@ setInterval(() => process.ppid !== parent && process.exit(1), 1000).unref();
 // The server's NODE_COMPILE_CACHE folder (builder.ts), pruned of what past builds left (their prerender bundles); then
 // Astro, Vite and Shiki's grammars are loaded while the build is not known yet.
 await cacheCompiledModules();
+keepYoungGenerationSmall();
 const warmed = warmRenderer().catch(() => {}); // a failure here is the build's own, when it loads them again
 try {
   const input = await readInput();
