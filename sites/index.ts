@@ -15,7 +15,7 @@ export const devSite = async (...args: Parameters<typeof import('./builder/dev.t
 
 // Serving a hosted build: placeholders resolved per response, URLs and paths of pages, redirect precedence.
 export { needsResolving, resolveHosted, type Served } from './builder/hosted.ts';
-export { markdownPath, routeUrl } from './builder/site-data.ts';
+export { markdownFile, markdownPath, routeUrl } from './builder/site-data.ts';
 export { normalizeRoute, pathAnswer, type PathAnswer } from './config/routes.ts';
 export { CONTENT_TYPES, extensionOf } from './builder/content-types.ts';
 // Social images a hosted build describes and the host draws when first asked for.

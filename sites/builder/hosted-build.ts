@@ -4,7 +4,7 @@ import type { Problem } from '../content/types.ts';
 import { buildSite, type BuildOptions } from './index.ts';
 import { listedPages, llmsFullText, redirectsMap } from './outputs.ts';
 import { HOSTED_BASE, HOSTED_ORIGIN } from './hosted.ts';
-import { markdownPath, routeUrl } from './site-data.ts';
+import { markdownFile, routeUrl } from './site-data.ts';
 import type { CardInput } from './social-card.ts';
 import type { SocialCard } from './social-images.ts';
 
@@ -86,7 +86,7 @@ export async function buildHostedSite(
     ...rest,
     onPrepared: ({ data, pageMarkdown }) => {
       pages = indexablePages(data);
-      documents = pages.map((page) => ({ ...page, markdown: pageMarkdown.get(markdownPath(page.route).slice(1)) ?? '' }));
+      documents = pages.map((page) => ({ ...page, markdown: pageMarkdown.get(markdownFile(page.route)) ?? '' }));
       onDocuments?.(documents);
     },
     base: HOSTED_BASE,
@@ -130,6 +130,6 @@ export async function buildHostedSite(
 export function hostedLlmsFullTxt(manifest: Pick<SiteManifest, 'name' | 'description'> & { pages: { route: string }[] }, markdownOf: (path: string) => string): string {
   return llmsFullText(
     manifest,
-    manifest.pages.map((page) => ({ url: `${HOSTED_ORIGIN}${routeUrl(HOSTED_BASE, page.route)}`, markdown: markdownOf(markdownPath(page.route).slice(1)) })),
+    manifest.pages.map((page) => ({ url: `${HOSTED_ORIGIN}${routeUrl(HOSTED_BASE, page.route)}`, markdown: markdownOf(markdownFile(page.route)) })),
   );
 }

@@ -290,8 +290,11 @@ async function buildWith(
   try {
     progress({ phase: 'outputs' });
     if (writesMarkdown) await writeFiles(out, pageMarkdown, folder.has);
-    await writeOutputs(out, state.data, markdown, { llmsFull: options.llmsFullFile ?? true });
+    const llmsFull = options.llmsFullFile ?? true;
+    await writeOutputs(out, state.data, markdown, { llmsFull });
     await copyAssets(state.sourceDir, out, [out, cacheDir]);
+    // The host composes it (one of the repository's public/ folder would never be served: not a file of the build).
+    if (!llmsFull) await rm(join(out, 'llms-full.txt'), { force: true });
     progress({ phase: 'search' });
   } catch (error) {
     // This failure is the build's; nothing of it goes on writing once it is thrown (the next build may be starting).

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { isExternal, normalizeRoute, pathAnswer } from '../config/routes.ts';
 import { readingOrder } from '../src/lib/nav.ts';
 import type { PageData, SiteData } from '../src/lib/types.ts';
-import { markdownPath, routeUrl } from './site-data.ts';
+import { markdownFile, markdownPath, routeUrl } from './site-data.ts';
 import type { DocsConfig, SidebarGroup } from '../config/schema/index.ts';
 
 /**
@@ -127,7 +127,7 @@ export function redirectsMap(site: SiteData, config: DocsConfig): Record<string,
 
 /** Each page's `<page>.md` (every page that is not a redirect): its path in the site (`guide/setup.md`) -> its text. */
 export function pageMarkdownFiles(site: SiteData, markdown: Map<string, string>): Map<string, string> {
-  return new Map(site.pages.filter((page) => !page.redirect).map((page) => [markdownPath(page.route).slice(1), pageMarkdown(page, markdown.get(page.route) ?? '')]));
+  return new Map(site.pages.filter((page) => !page.redirect).map((page) => [markdownFile(page.route), pageMarkdown(page, markdown.get(page.route) ?? '')]));
 }
 
 /** `files` (path in the site -> text) into `out`, but those `has` says are there already. */

@@ -33,6 +33,11 @@ export function markdownPath(route: string): string {
   return route === '/' ? '/index.md' : `${route}.md`;
 }
 
+/** A page's Markdown as a file of the built site (markdownPath without its slash): `guides/a.md`, `index.md`. */
+export function markdownFile(route: string): string {
+  return markdownPath(route).slice(1);
+}
+
 /** Where a page's generated social image is. */
 export function socialImagePath(route: string): string {
   return route === '/' ? '/_social/index.png' : `/_social${route}.png`;

@@ -132,11 +132,14 @@ describe('publishing from git, by ref', () => {
     expect(beta).toContain(`Source: ${origin}/acme/widgets~beta/guide\n\n# Guide\n\nGuide on beta.`);
     expect(beta).not.toContain('Planted');
     expect((await page('/widgets/llms-full.txt', { host: 'acme.docs.test' })).text).toContain('Source: http://acme.docs.test/widgets/guide');
-    const stored = await server.db
-      .em()
-      .getConnection()
-      .execute<{ path: string }[]>("select f.path from docs_file f join docs_build b on b.id = f.build_id where b.commit = ? and f.path like 'llms%'", [shas.main]);
-    expect(stored.map((row) => row.path)).toEqual(['llms.txt']);
+    // Neither main's nor beta's build stored one, though beta's public/ folder has a file of that name.
+    for (const commit of [shas.main, shas.beta]) {
+      const stored = await server.db
+        .em()
+        .getConnection()
+        .execute<{ path: string }[]>("select f.path from docs_file f join docs_build b on b.id = f.build_id where b.commit = ? and f.path like 'llms%'", [commit]);
+      expect(stored.map((row) => row.path)).toEqual(['llms.txt']);
+    }
     // Composed only up to a size: beyond it, none (a repository could make every request gather hundreds of MB).
     const small = new DocsSites(server.db, { maxComposedBytes: 10 });
     const request = (await small.route(new URL(server.url).host, '/acme/widgets/llms-full.txt')) as SiteRequest;

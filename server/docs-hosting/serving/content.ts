@@ -1,4 +1,4 @@
-import { markdownPath, normalizeRoute, resolveHosted, routeUrl } from '../../../sites/index.ts';
+import { markdownFile, normalizeRoute, resolveHosted, routeUrl } from '../../../sites/index.ts';
 import { snippet } from './search.ts';
 import type { ServedSite } from './serve.ts';
 import type { DocsSites } from './sites.ts';
@@ -64,7 +64,7 @@ export class SiteContent {
   readonly #reads = new Map<string, Promise<{ route: string; markdown: string } | undefined>>();
 
   async #load(route: string): Promise<{ route: string; markdown: string } | undefined> {
-    const data = await this.#sites.file(this.#site.build, markdownPath(route).slice(1));
+    const data = await this.#sites.file(this.#site.build, markdownFile(route));
     return data ? { route, markdown: resolveHosted(data.toString('utf8'), this.#site.served) } : undefined;
   }
 

@@ -4,7 +4,7 @@ import { DocsBlob, DocsBuild, DocsDeployment, DocsDomain, DocsFile, DocsReposito
 import { RESERVED_OWNERS } from '../schemas.ts';
 import { refNames } from '../git.ts';
 import { siteBase, slugOf, type RoutingMode } from '../names.ts';
-import { hostedLlmsFullTxt, markdownPath } from '../../../sites/index.ts';
+import { hostedLlmsFullTxt, markdownFile } from '../../../sites/index.ts';
 import { sha256Hex } from '../../platform/hash.ts';
 import { SiteSearch } from './search.ts';
 
@@ -269,7 +269,7 @@ export class DocsSites {
       // Composed even where the repository's public/ folder had a file of that name (a local build writes its own
       // over it too); not offered when it would be too large to make in memory on request.
       files.delete(LLMS_FULL);
-      const parts = manifest.pages.map(({ route }) => files.get(markdownPath(route).slice(1)));
+      const parts = manifest.pages.map(({ route }) => files.get(markdownFile(route)));
       const size = parts.reduce((sum, part) => sum + (part?.size ?? 0), 0);
       const key = sha256Hex(JSON.stringify([LLMS_FULL, COMPOSED_VERSION, manifest.name, manifest.description, manifest.pages.map(({ route }, i) => [route, parts[i]?.blob])]));
       if (size <= (this.#options.maxComposedBytes ?? MAX_COMPOSED_BYTES)) files.set(LLMS_FULL, { blob: `composed-${key}`, size, composed: true });
@@ -318,7 +318,7 @@ export class DocsSites {
   /** llms-full.txt made from a build's listed pages and their `<page>.md` files, read a few hundred per query. */
   async #compose(build: LoadedBuild): Promise<Buffer> {
     const { manifest, files } = build;
-    const hashes = [...new Set(manifest.pages.map(({ route }) => files.get(markdownPath(route).slice(1))?.blob).filter((hash) => hash !== undefined))];
+    const hashes = [...new Set(manifest.pages.map(({ route }) => files.get(markdownFile(route))?.blob).filter((hash) => hash !== undefined))];
     const texts = new Map<string, string>();
     const missing = hashes.filter((hash) => {
       const cached = this.#blobs.get(hash);
