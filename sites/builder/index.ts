@@ -367,7 +367,8 @@ async function writePages(
     const counts = { compiled: 0, rendered: 0, total: toRender.filter((output) => output.route !== undefined).length };
     // One Astro build runs in this process; several, each in a process of its own (astro-worker.ts: why); any, in
     // the process started for them already (buildSite).
-    const several = toRender.length > (options.renderBatch ?? IN_PROCESS_PAGES);
+    // 404.html is in every batch and counted in none (render-batches.ts).
+    const several = toRender.filter((output) => output !== notFound).length > (options.renderBatch ?? IN_PROCESS_PAGES);
     const processes = options.astro ?? (several ? new AstroProcesses() : undefined);
     const batches = renderBatches(toRender, notFound, several ? (options.renderBatch ?? RENDER_BATCH) : toRender.length);
     try {

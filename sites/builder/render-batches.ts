@@ -6,13 +6,21 @@
  */
 export const RENDER_BATCH = 250;
 
-/** How many of `count` pages each batch of at most `most` gets: batches of even size (1,000 pages: 4 of 250). */
+/**
+ * How many of `count` pages each batch of at most `most` gets, the batches as even as whole pages allow (1,000 pages:
+ * 4 of 250; 1,001: 5 of 201, the last 197).
+ */
 export function batchSize(count: number, most: number): number {
-  return Math.max(1, Math.ceil(count / Math.ceil(count / most)));
+  return count <= most ? Math.max(1, count) : Math.ceil(count / Math.ceil(count / most));
+}
+
+/** How many batches of batchSize `count` pages make. */
+export function batchCount(count: number, most: number): number {
+  return Math.ceil(count / batchSize(count, most));
 }
 
 /**
- * `toRender` in Astro builds of at most `most` pages, of even size (batchSize), each with the 404 page (Astro
+ * `toRender` in Astro builds of at most `most` pages, of about even size (batchSize), each with the 404 page (Astro
  * renders it in every build anyway) when there is one: 1,000 pages and the 404 page are 4 builds of 250 and it, not
  * 4 and a fifth build (a process and Astro's start, ~1 s) for it alone.
  */

@@ -1,7 +1,7 @@
 import type { DocsConfig } from '../config/schema/index.ts';
 import { localeOf } from '../src/lib/nav.ts';
 import { htmlLang } from '../src/lib/urls.ts';
-import { batchSize, RENDER_BATCH } from './render-batches.ts';
+import { batchCount, batchSize, RENDER_BATCH } from './render-batches.ts';
 
 /**
  * A site's search index is written in parts, one Pagefind index each: per language of its pages (the `<html lang>`
@@ -10,16 +10,20 @@ import { batchSize, RENDER_BATCH } from './render-batches.ts';
  * part is indexed again only when one of its pages changed (its other pages come from the build cache with it),
  * and Pagefind holds one part at a time, not the whole site. A language with up to this many pages has one part;
  * above it, about the square root of pages / 62.5, made of whole render batches (render-batches.ts): a cold build
- * then has each part complete, written and let go as a batch is, and Pagefind's process is ended before the next
- * (search-index.ts). 4 parts of 250 pages at 1,000, 14 of 500-750 at 10,000 (a one-page edit re-indexes a part, not
+ * of a one-language site then has each part complete, written and let go as a batch is, and Pagefind's process is
+ * ended before the next (search-index.ts). (A site in several languages is rendered in batches across them: its
+ * parts, split as each language alone would be, need not match those.) 4 parts of 250 pages at 1,000, 14 of 500-750 at 10,000 (a one-page edit re-indexes a part, not
  * the site; a search fetches one index chunk per part and word).
  */
 const ONE_PART_UP_TO = 250;
 
 export function searchPartCount(pages: number): number {
   if (pages <= ONE_PART_UP_TO) return 1;
-  const batches = Math.ceil(pages / RENDER_BATCH);
-  return Math.ceil(batches / Math.max(1, Math.round(batches / Math.sqrt(pages / (ONE_PART_UP_TO / 4)))));
+  const target = Math.sqrt(pages / (ONE_PART_UP_TO / 4));
+  const batches = batchCount(pages, RENDER_BATCH);
+  // Batches per part: of the two whole numbers around batches / target, the one whose count of parts is nearer it.
+  const counts = [Math.floor(batches / target), Math.ceil(batches / target)].map((perPart) => Math.ceil(batches / Math.max(1, perPart)));
+  return counts.reduce((best, count) => (Math.abs(count - target) < Math.abs(best - target) ? count : best));
 }
 
 /** The language a page's search box searches (and the index has it in): its `<html lang>`. */
@@ -27,10 +31,14 @@ export function searchLanguage(config: DocsConfig, route: string | undefined): s
   return htmlLang(localeOf(config, route ?? '/404'));
 }
 
-/** Parts per language of the pages at `routes` (and of the default 404 page); `parts` sets every count (tests). */
+/**
+ * Parts per language of the pages at `routes` (and of the default 404 page); `parts` sets every count (tests). The
+ * 404 page (rendered with every batch) is not counted, as searchPartsOf splits the others.
+ */
 export function searchParts(config: DocsConfig, routes: string[], parts?: number): Record<string, number> {
   const pages = new Map<string, number>([[searchLanguage(config, undefined), 0]]);
   for (const route of routes) {
+    if (route === '/404') continue;
     const language = searchLanguage(config, route);
     pages.set(language, (pages.get(language) ?? 0) + 1);
   }
@@ -55,7 +63,7 @@ export function searchPartsOf<T extends { file: string; route?: string | undefin
     const pages = members.filter((output) => output.file !== '404.html');
     // Whole batches to a part; single pages when there are more parts than batches (a count given: tests).
     const size = batchSize(pages.length, RENDER_BATCH);
-    const batches = Math.ceil(pages.length / size);
+    const batches = batchCount(pages.length, RENDER_BATCH);
     const [unit, units] = count > batches ? [1, pages.length] : [size, batches];
     pages.forEach((output, i) => add(`${language}/${Math.floor((Math.floor(i / unit) * count) / units)}`, output));
     for (const output of members) if (output.file === '404.html') add(`${language}/${count - 1}`, output);

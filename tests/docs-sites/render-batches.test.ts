@@ -5,8 +5,8 @@
  * as a batch is, before the next batch renders.
  */
 import { describe, expect, it } from 'vitest';
-import { renderBatches, RENDER_BATCH } from '../../sites/builder/render-batches.ts';
-import { searchPartCount, searchPartsOf } from '../../sites/builder/search-parts.ts';
+import { batchSize, renderBatches, RENDER_BATCH } from '../../sites/builder/render-batches.ts';
+import { searchPartCount, searchParts, searchPartsOf } from '../../sites/builder/search-parts.ts';
 import type { DocsConfig } from '../../sites/config/schema/index.ts';
 
 const config = { name: 'Batches', sidebar: [] } as unknown as DocsConfig;
@@ -26,6 +26,8 @@ describe('render batches', () => {
     expect(renderBatches(outputs, outputs.at(-1), RENDER_BATCH).map((batch) => batch.length - 1)).toEqual([201, 201, 201, 201, 197]);
     const notFound = { file: '404.html' };
     expect(renderBatches([notFound], notFound, RENDER_BATCH)).toEqual([[notFound]]);
+    expect(batchSize(0, RENDER_BATCH)).toBe(1);
+    expect(renderBatches(site(10).slice(0, -1), undefined, 3).map((batch) => batch.length)).toEqual([3, 3, 3, 1]);
     expect(renderBatches([], notFound, RENDER_BATCH)).toEqual([]);
     expect(renderBatches(site(5).slice(0, -1), undefined, 2).map((batch) => batch.length)).toEqual([2, 2, 1]);
   });
@@ -52,6 +54,16 @@ describe('search parts of a cold build', () => {
 
   it('about the square root of pages / 62.5 of them: 4 at 1,000 pages, 14 at 10,000; one up to 250', () => {
     expect([100, 250, 251, 1_000, 10_000].map(searchPartCount)).toEqual([1, 1, 2, 4, 14]);
+    // Whole batches: the nearest count to the square root, never twice it as a page more or less tips a rounding.
+    for (let pages = 251; pages <= 12_000; pages += 1) {
+      const target = Math.sqrt(pages / 62.5);
+      expect(Math.abs(searchPartCount(pages) - target), `${pages} pages`).toBeLessThan(target / 2);
+    }
+  });
+
+  it('a site\'s own 404 page is not counted: 1,000 pages and it are 4 parts, as they are 4 batches', () => {
+    const routes = [...Array.from({ length: 1_000 }, (_, i) => `/p${i}`), '/404'];
+    expect(searchParts(config, routes)).toEqual({ en: 4 });
   });
 
   it('more parts than batches (a count given) split the pages one by one', () => {
