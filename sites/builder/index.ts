@@ -94,7 +94,7 @@ export interface BuildOptions {
   llmsFullFile?: boolean;
   /**
    * Pages per Astro build, at most (default: one build of up to {@link IN_PROCESS_PAGES} in this process, else builds
-   * of even size of up to RENDER_BATCH, render-batches.ts, in processes of their own); given, more than this many
+   * of about even size of up to RENDER_BATCH, render-batches.ts, in processes of their own); given, more than this many
    * pages render in processes.
    */
   renderBatch?: number;

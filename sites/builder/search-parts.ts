@@ -12,8 +12,9 @@ import { batchCount, batchSize, RENDER_BATCH } from './render-batches.ts';
  * above it, about the square root of pages / 62.5, made of whole render batches (render-batches.ts): a cold build
  * of a one-language site then has each part complete, written and let go as a batch is, and Pagefind's process is
  * ended before the next (search-index.ts). (A site in several languages is rendered in batches across them: its
- * parts, split as each language alone would be, need not match those.) 4 parts of 250 pages at 1,000, 14 of 500-750 at 10,000 (a one-page edit re-indexes a part, not
- * the site; a search fetches one index chunk per part and word).
+ * parts, split as each language alone would be, need not match those.) 4 parts of 250 pages at 1,000, 14 of
+ * 500-750 at 10,000 (a one-page edit re-indexes a part, not the site; a search fetches one index chunk per part and
+ * word).
  */
 const ONE_PART_UP_TO = 250;
 
