@@ -101,7 +101,7 @@ export function createDocsHosting(
     },
     close: async () => {
       clearInterval(recheck);
-      await Promise.all([queue.close(), social.close()]);
+      await Promise.all([queue.close(), social.close(), sites.close()]);
     },
   };
 }

@@ -5,7 +5,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { buildSearchIndex, SiteSearch, storedSearchIndex, updatedSearchIndex, type SearchDocument } from '../../server/docs-hosting/serving/search.ts';
+import { buildSearchIndex, QUERY_BOUNDS, SiteSearch, storedSearchIndex, updatedSearchIndex, type SearchDocument } from '../../server/docs-hosting/serving/search.ts';
 
 const DOCUMENTS = Array.from({ length: 200 }, (_, i) => ({
   id: `/guides/page-${i}`,
@@ -77,5 +77,52 @@ describe('an index updated from the last build (updatedSearchIndex)', () => {
       const made = await updatedSearchIndex(DOCUMENTS, broken);
       expect([made.stored.equals(fresh), made.kept]).toEqual([true, 0]);
     }
+  });
+});
+
+describe('what a query looks for (QUERY_BOUNDS, docs/docs-hosting.md "MCP endpoint")', () => {
+  const LONG = 'supercalifragilisticexpialidocious'; // 34 characters
+  const site = (extra: SearchDocument[] = []) =>
+    new SiteSearch(
+      buildSearchIndex([
+        { id: '/webhooks', title: 'Webhooks', text: 'Configure `webhooks` and their retries.' },
+        { id: '/node', title: 'Runtime', text: `Runs on node, says ${LONG}.` },
+        { id: '/zed', title: 'Prefixes', text: Array.from({ length: QUERY_BOUNDS.prefixWords }, (_, i) => `zed${i}`).join(' ') },
+        ...extra,
+      ]),
+    );
+  const routes = (query: string | string[], search = site()) => search.search(query).map((hit) => hit.route).sort();
+
+  it('splits words at punctuation and symbols: inline code is found by its word', () => {
+    expect(routes('webhooks')).toEqual(['/webhooks']);
+    expect(routes('<webhooks>')).toEqual(['/webhooks']);
+  });
+
+  it('a word of 3 characters or more also finds the words it begins, unless it begins more than 50', () => {
+    expect([QUERY_BOUNDS.prefixFrom, QUERY_BOUNDS.prefixWords]).toEqual([3, 50]);
+    expect(routes('web')).toEqual(['/webhooks']);
+    expect(routes('we')).toEqual([]);
+    expect(routes('zed')).toEqual(['/zed']); // begins 50 words
+    expect(routes('zed', site([{ id: '/more', title: 'More', text: 'zedx' }]))).toEqual([]); // 51: matched whole
+    expect(routes('zed1', site([{ id: '/more', title: 'More', text: 'zedx' }]))).toEqual(['/zed']);
+  });
+
+  it('a word of 5 to 32 characters also finds words one edit away', () => {
+    expect([QUERY_BOUNDS.fuzzyFrom, QUERY_BOUNDS.fuzzyTo]).toEqual([5, 32]);
+    expect(routes('retriez')).toEqual(['/webhooks']);
+    expect(routes('retrzez')).toEqual([]); // two edits
+    expect(routes('nodz')).toEqual([]); // 4 characters
+    expect(routes(LONG)).toEqual(['/node']);
+    expect(routes(`${LONG.slice(0, -1)}z`)).toEqual([]); // 34 characters
+  });
+
+  it('searches 16 distinct words at most: the longest, the first text’s before the next one’s', () => {
+    expect(QUERY_BOUNDS.words).toBe(16);
+    const longer = Array.from({ length: 15 }, (_, i) => `absent${i}`).join(' ');
+    expect(routes(`${longer} node`)).toEqual(['/node']);
+    expect(routes(`${longer} absent15 node`)).toEqual([]);
+    expect(routes(`${'node '.repeat(40)}${longer}`)).toEqual(['/node']); // repeated words count once
+    expect(routes(['node', 'webhooks'])).toEqual(['/node', '/webhooks']);
+    expect(routes([`${longer} absent15`, 'webhooks'])).toEqual([]);
   });
 });

@@ -89,7 +89,9 @@ export function createChatRoute(options: ChatOptions) {
 
     const content = new SiteContent(sites, site);
     const { question, history } = parsed.data;
-    const found = await content.search([...history.filter((turn) => turn.role === 'user').map((turn) => turn.content), question].slice(-2).join(' '), PAGES);
+    // The question's words first, then the previous question's (a follow-up such as "and on Windows?" needs it).
+    const previous = history.findLast((turn) => turn.role === 'user')?.content;
+    const found = await content.search(previous === undefined ? [question] : [question, previous], PAGES);
     const pages = await Promise.all(found.map(async (page) => ({ ...page, markdown: (await content.read(page.path))?.markdown ?? '' })));
     const provider = agent.provider as ModelProvider;
     const model = settings.models?.[provider] ?? agent.model ?? undefined;

@@ -68,8 +68,9 @@ export class SiteContent {
     return data ? { route, markdown: resolveHosted(data.toString('utf8'), this.#site.served) } : undefined;
   }
 
-  async search(query: string, limit: number): Promise<SearchResult[]> {
-    const hits = (await this.#sites.search(this.#site.build)).search(query, limit);
+  /** The best `limit` pages for `query`: texts, the most telling first (search.ts queryWords). */
+  async search(query: readonly string[], limit: number): Promise<SearchResult[]> {
+    const hits = await this.#sites.search(this.#site.build, query, limit);
     return Promise.all(
       hits.map(async (hit) => ({
         ...this.#summary(hit),

@@ -30,7 +30,7 @@ function mcpServer(site: ServedSite, content: SiteContent): McpServer {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ query, limit }) => {
-      const results = await content.search(query, limit);
+      const results = await content.search([query], limit);
       const text = results.length
         ? results.map((r, i) => `${i + 1}. ${r.title} — ${r.url}\n   ${r.snippet}`).join('\n')
         : `No page of ${site.build.manifest.name} matches "${query}".`;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { findPackageJSON } from 'node:module';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import MiniSearch, { type Options } from 'minisearch';
+import MiniSearch, { type AsPlainObject, type Options } from 'minisearch';
 import { sha256Hex } from '../../platform/hash.ts';
 
 /**
@@ -27,20 +27,68 @@ export interface SearchHit {
   terms: string[];
 }
 
+/**
+ * What separates words: white space, punctuation and symbols. MiniSearch's default keeps symbols in words, and the
+ * Markdown's inline code with them: `pnpm` was the word "`pnpm", found only by fuzzy matching.
+ */
+const WORD_SEPARATORS = /[\s\p{Z}\p{Cc}\p{P}\p{S}]+/u;
+
 const OPTIONS: Options<SearchDocument> = {
   fields: ['title', 'description', 'text'],
+  tokenize: (text) => text.split(WORD_SEPARATORS),
   storeFields: ['title', 'description'],
-  searchOptions: { boost: { title: 3, description: 2 }, prefix: true, fuzzy: 0.2, combineWith: 'OR' },
+  // Prefix and fuzzy matching are decided per word, within QUERY_BOUNDS (SiteSearch.search).
+  searchOptions: { boost: { title: 3, description: 2 }, combineWith: 'OR' },
   // An index updated in place (updatedSearchIndex) is vacuumed before it is stored, all at once.
   autoVacuum: false,
 };
 
 /**
+ * What one query may make the index do (docs/docs-hosting.md "MCP endpoint"). Unbounded (every word a prefix and
+ * fuzzy), 250 one-letter words on a 300-page site took seconds, and a chat question with a long previous turn ran the
+ * process out of memory: each word stood for a share of the vocabulary, every match merged into every page's result.
+ */
+export const QUERY_BOUNDS = {
+  /** Distinct words searched; a longer query keeps its longest (short words say least about a page and match most). */
+  words: 16,
+  /** From this length a word also finds the words it begins (`webhook`: `webhooks`); shorter, it begins too many. */
+  prefixFrom: 3,
+  /** A word that begins more indexed words than this is matched whole (`con` on a large site). */
+  prefixWords: 50,
+  /**
+   * Words of this length find words one edit away (a typo). Shorter, one edit finds unrelated words (`node`: `code`,
+   * `mode`); two edits cost ~7x the time of one for little more.
+   */
+  fuzzyFrom: 5,
+  /** Longer words are identifiers and hashes; approximate matching takes a table of the word's length squared. */
+  fuzzyTo: 32,
+} as const;
+
+const tokenize = OPTIONS.tokenize!;
+const processTerm: NonNullable<Options['processTerm']> = OPTIONS.processTerm ?? MiniSearch.getDefault('processTerm');
+
+/**
+ * The words a search looks for in `texts`, the most telling first: each text's distinct words as pages were indexed,
+ * longest first, a text's before the next one's; at most {@link QUERY_BOUNDS}.words.
+ */
+export function queryWords(texts: readonly string[]): string[] {
+  const words = new Set<string>();
+  for (const text of texts) {
+    const own = [...new Set(tokenize(text).flatMap((token) => processTerm(token) || []))].filter((word) => word && !words.has(word));
+    for (const word of own.sort((a, b) => b.length - a.length)) {
+      if (words.size === QUERY_BOUNDS.words) return [...words];
+      words.add(word);
+    }
+  }
+  return [...words];
+}
+
+/**
  * What a state must have been made with to be updated: its format, MiniSearch's version and the index's options. A
- * state of another (an upgrade, other fields or tokenising) is not used: its unchanged pages would keep the old
+ * state of another (an upgrade, other fields or word separators) is not used: its unchanged pages would keep the old
  * terms.
  */
-const STATE_VERSION = sha256Hex(JSON.stringify([1, JSON.parse(readFileSync(findPackageJSON('minisearch', import.meta.url)!, 'utf8')).version, OPTIONS]));
+const STATE_VERSION = sha256Hex(JSON.stringify([1, JSON.parse(readFileSync(findPackageJSON('minisearch', import.meta.url)!, 'utf8')).version, OPTIONS, WORD_SEPARATORS.source]));
 /** gzip level of the stored index: 4 takes a third of the time of 6 for ~10% more bytes (~0.5 MB at 1,000 pages). */
 const STORED_LEVEL = 4;
 
@@ -103,9 +151,13 @@ export async function updatedSearchIndex(documents: SearchDocument[], previous: 
 
 export class SiteSearch {
   readonly #index: MiniSearch<SearchDocument>;
+  /** Every indexed word, sorted: the words a prefix begins are side by side. */
+  readonly #vocabulary: string[];
 
   constructor(serialised: string) {
-    this.#index = MiniSearch.loadJSON<SearchDocument>(serialised, OPTIONS);
+    const plain = JSON.parse(serialised) as AsPlainObject;
+    this.#index = MiniSearch.loadJS<SearchDocument>(plain, OPTIONS);
+    this.#vocabulary = plain.index.map(([word]) => word).sort();
   }
 
   /**
@@ -117,11 +169,36 @@ export class SiteSearch {
     return new SiteSearch((gzipped ? gunzipSync(stored) : stored).toString('utf8'));
   }
 
-  search(query: string, limit = 10): SearchHit[] {
-    return this.#index
-      .search(query)
-      .slice(0, limit)
-      .map((hit) => ({ route: hit.id as string, title: hit.title as string, description: hit.description as string | undefined, score: hit.score, terms: hit.terms }));
+  /**
+   * The best `limit` pages for `query`: its {@link queryWords} (several texts: the first's words first), each matched
+   * whole, as a prefix and with a typo as {@link QUERY_BOUNDS} allow.
+   */
+  search(query: string | readonly string[], limit = 10): SearchHit[] {
+    const words = queryWords(typeof query === 'string' ? [query] : query);
+    const { prefixFrom, fuzzyFrom, fuzzyTo } = QUERY_BOUNDS;
+    return (
+      this.#index
+        // The words are the index's own tokens: joined by spaces, MiniSearch splits them back as they are.
+        .search(words.join(' '), {
+          prefix: (word) => word.length >= prefixFrom && this.#beginsFew(word),
+          fuzzy: (word) => (word.length >= fuzzyFrom && word.length <= fuzzyTo ? 1 : false),
+        })
+        .slice(0, limit)
+        // A page's matched words are for its snippet, which needs only a few.
+        .map((hit) => ({ route: hit.id as string, title: hit.title as string, description: hit.description as string | undefined, score: hit.score, terms: hit.terms.slice(0, QUERY_BOUNDS.words) }))
+    );
+  }
+
+  /** Whether `prefix` begins at most QUERY_BOUNDS.prefixWords indexed words. */
+  #beginsFew(prefix: string): boolean {
+    const vocabulary = this.#vocabulary;
+    let low = 0;
+    for (let high = vocabulary.length; low < high; ) {
+      const middle = (low + high) >>> 1;
+      if (vocabulary[middle]! < prefix) low = middle + 1;
+      else high = middle;
+    }
+    return !vocabulary[low + QUERY_BOUNDS.prefixWords]?.startsWith(prefix);
   }
 }
 

@@ -6,7 +6,8 @@ import { refNames } from '../git.ts';
 import { siteBase, slugOf, type RoutingMode } from '../names.ts';
 import { hostedLlmsFullTxt, markdownFile } from '../../../sites/index.ts';
 import { sha256Hex } from '../../platform/hash.ts';
-import { SiteSearch } from './search.ts';
+import type { SearchHit } from './search.ts';
+import { SiteSearches } from './site-searches.ts';
 
 /**
  * Which site a request is for, and what it serves: a repository (by path, vanity subdomain or custom domain),
@@ -110,7 +111,7 @@ export class DocsSites {
   readonly #deployments: LRUCache<string, { build: string | null; wantedCommit: string } | typeof NONE>;
   readonly #builds = new LRUCache<string, LoadedBuild>({ max: 64 });
   readonly #blobs = new LRUCache<string, Buffer>({ maxSize: 128 << 20, sizeCalculation: (data) => Math.max(1, data.length) });
-  readonly #searches = new LRUCache<string, SiteSearch>({ max: 32 });
+  readonly #searches = new SiteSearches();
   /** Composed files being made, by key: requests that come meanwhile wait for the same one. */
   readonly #composing = new Map<string, Promise<Buffer>>();
   /** What URL refs name (a git lookup each), for a few seconds. */
@@ -334,14 +335,15 @@ export class DocsSites {
     return Buffer.from(hostedLlmsFullTxt(manifest, (path) => texts.get(files.get(path)?.blob ?? '') ?? ''));
   }
 
-  /** The build's full-text index (MCP search, chat retrieval). */
-  async search(build: LoadedBuild): Promise<SiteSearch> {
-    let search = this.#searches.get(build.id);
-    if (!search) {
-      search = SiteSearch.fromStored(await this.blob(build.manifest.searchIndex));
-      this.#searches.set(build.id, search);
-    }
-    return search;
+  /** The best `limit` pages of the build's full-text index for `query` (MCP search, chat retrieval), in a thread. */
+  search(build: LoadedBuild, query: readonly string[], limit: number): Promise<SearchHit[]> {
+    const stored = build.manifest.searchIndex;
+    return this.#searches.search(stored, () => this.blob(stored), query, limit);
+  }
+
+  /** Ends the search thread. */
+  close(): Promise<void> {
+    return this.#searches.close();
   }
 }
 
