@@ -147,6 +147,11 @@ export const DocsDomain = defineEntity({
     verifiedAt: p.datetime().nullable(),
     /** The last time the record was looked up (an answer, not a DNS failure). */
     checkedAt: p.datetime().nullable(),
+    /**
+     * When a proven domain's record went (an answer without it); null while proven or never proven. An unproven
+     * mapping holds its name against other organizations for a while from this, or from `createdAt` (domains.ts).
+     */
+    unprovenSince: p.datetime().nullable(),
     createdAt: p.datetime(),
   },
 });

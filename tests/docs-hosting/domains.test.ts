@@ -3,7 +3,7 @@
  * while its DNS TXT challenge is answered, looked up through a real DNS server on 127.0.0.1 (dns2).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GitFixture } from '../../scripts/lib/git-fixture.ts';
+import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
 import { DocsDomain } from '../../server/docs-hosting/entities.ts';
 import { startDnsStandIn, type DnsStandIn } from '../helpers/dns.ts';
 import { get, hostingConfig, published, smallDocsRepo } from '../helpers/hosting.ts';
@@ -129,4 +129,66 @@ describe('the DNS challenge', () => {
     // Proven by the periodic check itself (a request would look it up too: read the record, not a page).
     expect((await server.db.em().fork().findOneOrFail(DocsDomain, { hostname: 'late.acme.test' })).verifiedAt).not.toBeNull();
   }, 60_000);
+});
+
+describe('a name another organization mapped and has not proven', () => {
+  let other: Rest;
+  let otherRepo: GitFixture;
+  const beta = { owner: 'beta', repo: 'site' };
+  /** Sets a mapping's times in the past, as the database would have them that many days later. */
+  const daysLater = (hostname: string, days: number, column: 'created_at' | 'unproven_since') =>
+    server.db.em().execute(`update docs_domain set ${column} = ${column} - make_interval(days => ?) where hostname = ?`, [days, hostname]);
+
+  beforeAll(async () => {
+    other = restClient(server.url, (await createOrganization(server, 'Victim')).apiKey);
+    otherRepo = createGitRepo();
+    otherRepo.write({ 'docs.json': JSON.stringify({ name: 'Beta' }), 'index.mdx': '# Beta\n\nThe home page of Beta.\n' });
+    otherRepo.commit('docs');
+    expect((await other('POST', '/api/docs/repositories', { ...beta, source: otherRepo.dir })).status).toBe(201);
+    await published(other, 'beta/site');
+  }, 60_000);
+  afterAll(() => otherRepo?.cleanup());
+
+  it('holds it for 7 days: then another organization maps it in its place; a proven mapping holds it however old', async () => {
+    expect((await rest('POST', '/api/docs/domains', { hostname: 'docs.victim.test', owner: 'acme', repo: 'widgets' })).status).toBe(201);
+    const refused = await other('POST', '/api/docs/domains', { hostname: 'docs.victim.test', ...beta });
+    expect([refused.status, refused.body.error, refused.body.details.reason]).toEqual([409, 'CONFLICT', 'unproven']);
+    await daysLater('docs.victim.test', 8, 'created_at');
+    const taken = await other('POST', '/api/docs/domains', { hostname: 'docs.victim.test', ...beta });
+    expect([taken.status, taken.body.owner, taken.body.repo, taken.body.verified]).toEqual([201, 'beta', 'site', false]);
+    expect((await rest('POST', '/api/docs/domains/docs.victim.test/verify', {})).status).toBe(404);
+    expect((await rest('GET', '/api/docs/repositories/acme/widgets')).body.domains).not.toContain('docs.victim.test');
+    // The new mapping holds it now, against the organization it replaced too.
+    expect((await rest('POST', '/api/docs/domains', { hostname: 'docs.victim.test', owner: 'acme', repo: 'widgets' })).body.details.reason).toBe('unproven');
+
+    const proven = await rest('POST', '/api/docs/domains', { hostname: 'docs.kept.test', owner: 'acme', repo: 'widgets' });
+    dns.txt('_docs-challenge.docs.kept.test', [proven.body.verification.value]);
+    expect((await rest('POST', '/api/docs/domains/docs.kept.test/verify', {})).body.verified).toBe(true);
+    await daysLater('docs.kept.test', 30, 'created_at');
+    const kept = await other('POST', '/api/docs/domains', { hostname: 'docs.kept.test', ...beta });
+    expect([kept.status, kept.body.message, kept.body.details]).toEqual([409, 'docs.kept.test is already mapped', { reason: 'duplicate' }]);
+    // Its record gone, it is held for 7 days from then, not from when it was mapped a month ago.
+    dns.txt('_docs-challenge.docs.kept.test', undefined);
+    await server.services.docs.domains.recheck(0);
+    expect((await other('POST', '/api/docs/domains', { hostname: 'docs.kept.test', ...beta })).body.details.reason).toBe('unproven');
+    await daysLater('docs.kept.test', 8, 'unproven_since');
+    expect((await other('POST', '/api/docs/domains', { hostname: 'docs.kept.test', ...beta })).status).toBe(201);
+  });
+
+  it('yields at once to an organization that proves the name with the record its refusal named', async () => {
+    const squatted = await rest('POST', '/api/docs/domains', { hostname: 'help.victim.test', owner: 'acme', repo: 'widgets' });
+    const refused = await other('POST', '/api/docs/domains', { hostname: 'help.victim.test', ...beta });
+    const record = refused.body.details.verification;
+    expect([refused.status, refused.body.details.reason, record.type, record.name]).toEqual([409, 'unproven', 'TXT', '_docs-challenge.help.victim.test']);
+    expect(record.value).toMatch(/^docs-verification=[0-9a-f]{32}$/);
+    expect(record.value).not.toBe(squatted.body.verification.value);
+    // The holder's own record proves nothing for another organization.
+    dns.txt('_docs-challenge.help.victim.test', [squatted.body.verification.value]);
+    expect((await other('POST', '/api/docs/domains', { hostname: 'help.victim.test', ...beta })).status).toBe(409);
+    dns.txt('_docs-challenge.help.victim.test', [record.value]);
+    const taken = await other('POST', '/api/docs/domains', { hostname: 'help.victim.test', ...beta });
+    expect([taken.status, taken.body.owner, taken.body.verified, taken.body.verification]).toEqual([201, 'beta', true, record]);
+    expect((await page('/', 'help.victim.test')).text).toContain('The home page of Beta.');
+    expect((await rest('POST', '/api/docs/domains/help.victim.test/verify', {})).status).toBe(404);
+  });
 });
