@@ -7,3 +7,4 @@ export * from './wallet.ts';
 export * from './payment.ts';
 export * from './events.ts';
 export * from './balances.ts';
+export * from './token-account.ts';

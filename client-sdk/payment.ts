@@ -8,21 +8,15 @@ import {
 } from '@solana-program/compute-budget';
 import {
   address,
-  appendTransactionMessageInstructions,
   createSolanaRpc,
-  createTransactionMessage,
   getBase64Decoder,
   getTransactionEncoder,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-  type Blockhash,
   type Instruction,
   type SignatureBytes,
   type SignatureDictionary,
   type TransactionPartialSigner,
 } from '@solana/kit';
+import { signedTransaction } from './transaction.ts';
 import { usdcToMicro, USDC_DECIMALS } from './usdc.ts';
 import type { WalletSigner } from './wallet.ts';
 
@@ -130,17 +124,7 @@ export async function buildPaymentTransaction(input: BuildPaymentTransactionInpu
     getAddMemoInstruction({ memo: order.id }, { programAddress: SPL_MEMO_PROGRAM_ADDRESS }),
   );
 
-  const message = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(payer, m),
-    (m) =>
-      setTransactionMessageLifetimeUsingBlockhash(
-        { blockhash: blockhash.blockhash as Blockhash, lastValidBlockHeight: BigInt(blockhash.lastValidBlockHeight) },
-        m,
-      ),
-    (m) => appendTransactionMessageInstructions(instructions, m),
-  );
-  const transaction = await signTransactionMessageWithSigners(message);
+  const transaction = await signedTransaction(payer, blockhash, instructions);
   return Uint8Array.from(getTransactionEncoder().encode(transaction));
 }
 
