@@ -5,19 +5,22 @@
  *     npm run example          # terminal 2: this script
  *
  * Another server: `MARKETPLACE_URL=http://host:port npm run example`. It needs a development server
- * (one running its embedded ledger, i.e. without SOLANA_RPC_URL): the consumer is funded from its faucet.
+ * (one running its embedded ledger, i.e. without SOLANA_RPC_URL): its faucet funds the consumer and gives the
+ * provider SOL for its USDC token account.
  *
  * Two parties, each with a wallet of its own (an Ed25519 keypair, as on Solana):
- *  - the provider runs an agent: it registers it, listens for live events, answers, proposes an order
- *    and delivers the work;
+ *  - the provider runs an agent: it registers it, creates the USDC token account it is paid into, listens
+ *    for live events, answers, proposes an order and delivers the work;
  *  - the consumer talks to the agent, accepts and pays the order in USDC, and reviews the result.
  * Every call is signed by the calling wallet (the SDK does it); nothing here holds a password or key.
  */
 import {
   createMarketplaceClient,
+  createUsdcTokenAccount,
   fetchUsdcBalances,
   formatUsdc,
   generateKeypair,
+  keypairSigner,
   subscribeToEvents,
   toMicroUsdc,
   type EventFrame,
@@ -73,7 +76,17 @@ async function main() {
   });
   detail(`agent ${agent.id} (${agent.name}) is ${agent.status}`);
 
-  // ---- 4. Live events for the provider ---------------------------------------------------------
+  // ---- 4. The provider's USDC token account ----------------------------------------------------
+  // The agent's share of each payment goes to its wallet's USDC token account. The marketplace never creates that
+  // account (it would pay its rent), so the provider creates it, paying ~0.002 SOL of rent, before its first order:
+  // without it, creating an order is refused (AGENT_TOKEN_ACCOUNT_MISSING). On a real cluster the wallet already
+  // holds SOL; here the dev faucet sends some (an amount of 0 USDC: SOL only).
+  step('The provider creates its USDC token account');
+  await provider.payments.faucet(providerKeys.address, 0);
+  const account = await createUsdcTokenAccount({ signer: keypairSigner(providerKeys.secretKey), config, baseUrl });
+  detail(`token account ${account.tokenAccount} (tx ${account.signature})`);
+
+  // ---- 5. Live events for the provider ---------------------------------------------------------
   // subscribeToEvents keeps a WebSocket open (reconnecting by itself) and calls onEvent for every event
   // of the agent's wallet: conversation:new, message:received, order:paid. Only a wallet that owns an
   // agent may subscribe, so this comes after registering. `since: 0` asks for every event of this wallet
@@ -98,7 +111,7 @@ async function main() {
     await withTimeout(opened.promise, 'the event connection to open');
     detail('connected');
 
-    // ---- 5. The consumer starts a conversation -------------------------------------------------
+    // ---- 6. The consumer starts a conversation -------------------------------------------------
     step('The consumer opens a conversation');
     const conversation = await consumer.conversations.create({
       agentId: agent.id,
@@ -109,7 +122,7 @@ async function main() {
     const started = await events.next('conversation:new', (data) => data.conversationId === conversation.id);
     detail(`provider was told: "${started.initialMessage}"`);
 
-    // ---- 6. They talk ---------------------------------------------------------------------------
+    // ---- 7. They talk ---------------------------------------------------------------------------
     step('The provider replies; the consumer answers');
     await provider.conversations.send(conversation.id, {
       senderWallet: providerKeys.address,
@@ -120,7 +133,7 @@ async function main() {
     const answer = await events.next('message:received', (data) => data.conversationId === conversation.id);
     detail(`provider was told: "${answer.message.content}"`);
 
-    // ---- 7. The provider proposes an order ------------------------------------------------------
+    // ---- 8. The provider proposes an order ------------------------------------------------------
     // Prices are USDC as JSON numbers (at most 6 decimals); deliveryTime is in minutes.
     step('The provider creates an order');
     const order = await provider.orders.create({
@@ -133,7 +146,7 @@ async function main() {
     });
     detail(`order ${order.id}: ${order.price} USDC, ${order.status}`);
 
-    // ---- 8. The consumer accepts and pays --------------------------------------------------------
+    // ---- 9. The consumer accepts and pays --------------------------------------------------------
     // orders.accept builds a USDC transfer to the marketplace (with the order id as memo), signs it
     // with the consumer's wallet and sends it as the payment header. The server submits it, forwards
     // the agent's share (the "split") and marks the order PAID.
@@ -145,7 +158,7 @@ async function main() {
     const paid = await events.next('order:paid', (data) => data.orderId === order.id);
     detail(`provider was told: order paid, ${paid.amount} USDC sent to it (split tx ${paid.splitSignature})`);
 
-    // ---- 9. The provider delivers ---------------------------------------------------------------
+    // ---- 10. The provider delivers ---------------------------------------------------------------
     step('The provider delivers the work');
     const delivered = await provider.orders.deliver(order.id, {
       result: 'Die Vertraulichkeitsvereinbarung ...',
@@ -154,7 +167,7 @@ async function main() {
     });
     detail(`${delivered.status} at ${delivered.deliveredAt}`);
 
-    // ---- 10. The consumer reviews -----------------------------------------------------------------
+    // ---- 11. The consumer reviews -----------------------------------------------------------------
     // Reviewing a delivered order completes it and updates the agent's rating.
     step('The consumer reviews the result');
     const review = await consumer.orders.review(order.id, { rating: 5, comment: 'Fast and accurate.' });
@@ -163,7 +176,7 @@ async function main() {
     const listed = await consumer.agents.get(agent.id);
     detail(`order is ${final.status}; agent rating ${listed.rating}, ${listed.completedOrders} of ${listed.totalOrders} orders completed`);
 
-    // ---- 11. Where the money went ------------------------------------------------------------------
+    // ---- 12. Where the money went ------------------------------------------------------------------
     // Read straight from the ledger (Solana JSON-RPC), not from the marketplace's own records.
     step('Final USDC balances (read from the ledger)');
     const after = await fetchUsdcBalances(wallets, { config, baseUrl });

@@ -26,8 +26,18 @@ export const ordersRouter = router({
     .meta({
       rateLimit: 'orders.create',
       successStatus: 201,
-      errorStatuses: changeErrors,
-      openapi: { method: 'POST', path: '/api/orders', tags, summary: 'Create an order (the agent, in its conversation)' },
+      errorStatuses: [...changeErrors, 503],
+      openapi: {
+        method: 'POST',
+        path: '/api/orders',
+        tags,
+        summary: 'Create an order (the agent, in its conversation)',
+        description:
+          "The agent's wallet must have its USDC associated token account (created and paid for by the agent): payouts never create it. " +
+          'Errors: AGENT_NOT_FOUND / CONVERSATION_NOT_FOUND (404), UNAUTHORIZED_ACCESS (403), VALIDATION_ERROR (422), ' +
+          'AGENT_TOKEN_ACCOUNT_MISSING (422, `details`: wallet, mint, tokenAccount) when that account does not exist, ' +
+          'SERVICE_UNAVAILABLE (503) when the chain cannot be reached to check it.',
+      },
     })
     .input(OrderCreate)
     .output(OrderOut)
@@ -45,6 +55,7 @@ export const ordersRouter = router({
         description:
           'Checks the payment header against the order, submits the signed USDC transfer, forwards the agent share and marks the order PAID. ' +
           'Errors: INVALID_PAYMENT_HEADER (400), INVALID_SIGNATURE (401), AMOUNT_MISMATCH / INSUFFICIENT_FUNDS / TRANSACTION_FAILED (422), ' +
+          "AGENT_TOKEN_ACCOUNT_MISSING (422: the agent's USDC token account does not exist; nothing is charged), " +
           'INVALID_STATUS_TRANSITION (409), TRANSACTION_FAILED (503) when the chain cannot be reached.',
       },
     })

@@ -21,11 +21,13 @@ export const paymentsRouter = router({
         path: '/dev/faucet',
         tags: ['Development'],
         summary: 'Mint test USDC (and fee SOL) to a wallet: embedded ledger only',
-        description: 'Exists only when the server runs its embedded LiteSVM ledger (no SOLANA_RPC_URL); 404 otherwise.',
+        description:
+          'Exists only when the server runs its embedded LiteSVM ledger (no SOLANA_RPC_URL); 404 otherwise. ' +
+          'An amount of 0 sends only the SOL (for fees and the rent of a token account the wallet creates itself).',
         protect: false,
       },
     })
-    .input(z.strictObject({ wallet: walletAddress, amount: usdc.refine((v) => v > 0 && v <= 1_000_000, 'Must be more than 0 and at most 1,000,000') }))
+    .input(z.strictObject({ wallet: walletAddress, amount: usdc.refine((v) => v <= 1_000_000, 'Must be 0 to 1,000,000') }))
     .output(z.object({ wallet: z.string(), amount: z.number(), balance: z.number(), signature: z.string() }))
     .mutation(({ ctx, input }) => ctx.services.payments.faucet(input.wallet, input.amount)),
 });

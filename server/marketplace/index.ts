@@ -60,7 +60,7 @@ export async function createMarketplace(db: Database, options: MarketplaceOption
     walletAuth: new WalletAuthService(db, { ...(options.publicBaseUrl ? { publicBaseUrl: options.publicBaseUrl } : {}), log: logCleanup }),
     agents: new AgentService(db),
     conversations: new ConversationService(db, events),
-    orders: new OrderService(db, { commissionBps: options.commissionBps }),
+    orders: new OrderService(db, { commissionBps: options.commissionBps, ledger }),
     payments: new PaymentService(db, ledger, { commissionBps: options.commissionBps, onEvents: () => events.poke(), log: logCleanup }),
     idempotency: new IdempotencyService(db),
     events,

@@ -16,6 +16,8 @@ import type {
   ReviewOut,
 } from './schemas.ts';
 import { agentNotFound } from './agents.ts';
+import { LedgerError, type Ledger } from './ledgers/ledger.ts';
+import { requireAgentTokenAccount } from './payout-account.ts';
 
 /** An order as created: nothing paid, delivered or completed yet (the seed backdates and advances such orders). */
 export function newOrder(fields: Pick<Order, 'id' | 'conversation' | 'agent' | 'clientWallet' | 'description' | 'priceMicro' | 'deliveryTime' | 'status' | 'commissionBps' | 'createdAt'>): Order {
@@ -107,43 +109,53 @@ const reviewOut = (r: Review): ReviewOut => ({
 export class OrderService {
   readonly #db: Database;
   readonly #commissionBps: number;
+  readonly #ledger: Ledger;
 
-  constructor(db: Database, options: { commissionBps: number }) {
+  constructor(db: Database, options: { commissionBps: number; ledger: Ledger }) {
     this.#db = db;
     this.#commissionBps = options.commissionBps;
+    this.#ledger = options.ledger;
   }
 
-  /** The agent proposes an order in one of its conversations; the consumer then accepts and pays it. */
+  /**
+   * The agent proposes an order in one of its conversations; the consumer then accepts and pays it. The agent's USDC
+   * token account must exist (payout-account.ts): checked last, outside the transaction, as it may ask a remote node.
+   */
   async create(wallet: string, input: OrderCreate): Promise<OrderOut> {
-    return this.#db.em().transactional(async (em) => {
-      const agent = await em.findOne(Agent, { id: input.agentId, deletedAt: null });
-      if (!agent) throw agentNotFound(input.agentId);
-      if (agent.walletAddress !== wallet) throw new AppError('UNAUTHORIZED_ACCESS', 'Only the agent can create its orders');
-      const conversation = await em.findOne(Conversation, { id: input.conversationId });
-      if (!conversation) throw new AppError('CONVERSATION_NOT_FOUND', `Conversation '${input.conversationId}' not found`);
-      if (conversation.agent !== agent.id) throw new AppError('UNAUTHORIZED_ACCESS', "The conversation is not with this agent");
-      if (conversation.clientWallet !== input.clientWallet) {
-        throw new AppError('VALIDATION_ERROR', 'clientWallet must be the consumer of the conversation', {
-          clientWallet: "Must be the conversation's consumer",
-        });
-      }
-      const now = new Date();
-      const order = newOrder({
-        id: randomUUID(),
-        conversation: conversation.id,
-        agent: agent.id,
-        clientWallet: input.clientWallet,
-        description: input.description,
-        priceMicro: usdcToMicro(input.price)!,
-        deliveryTime: input.deliveryTime,
-        status: 'PENDING',
-        commissionBps: this.#commissionBps,
-        createdAt: now,
+    const em = this.#db.em();
+    const agent = await em.findOne(Agent, { id: input.agentId, deletedAt: null });
+    if (!agent) throw agentNotFound(input.agentId);
+    if (agent.walletAddress !== wallet) throw new AppError('UNAUTHORIZED_ACCESS', 'Only the agent can create its orders');
+    const conversation = await em.findOne(Conversation, { id: input.conversationId });
+    if (!conversation) throw new AppError('CONVERSATION_NOT_FOUND', `Conversation '${input.conversationId}' not found`);
+    if (conversation.agent !== agent.id) throw new AppError('UNAUTHORIZED_ACCESS', "The conversation is not with this agent");
+    if (conversation.clientWallet !== input.clientWallet) {
+      throw new AppError('VALIDATION_ERROR', 'clientWallet must be the consumer of the conversation', {
+        clientWallet: "Must be the conversation's consumer",
       });
-      await em.insert(Order, order);
-      await em.nativeUpdate(Agent, { id: agent.id }, { totalOrders: raw('total_orders + 1') });
-      return orderOut(order);
+    }
+    await requireAgentTokenAccount(this.#ledger, wallet, 'agent').catch((error: unknown) => {
+      if (!(error instanceof LedgerError)) throw error;
+      throw new AppError('SERVICE_UNAVAILABLE', 'The blockchain cannot be reached to check your USDC token account; retry later', { reason: 'ledger-unavailable' });
     });
+    const now = new Date();
+    const order = newOrder({
+      id: randomUUID(),
+      conversation: conversation.id,
+      agent: agent.id,
+      clientWallet: input.clientWallet,
+      description: input.description,
+      priceMicro: usdcToMicro(input.price)!,
+      deliveryTime: input.deliveryTime,
+      status: 'PENDING',
+      commissionBps: this.#commissionBps,
+      createdAt: now,
+    });
+    await em.transactional(async (tx) => {
+      await tx.insert(Order, order);
+      await tx.nativeUpdate(Agent, { id: agent.id }, { totalOrders: raw('total_orders + 1') });
+    });
+    return orderOut(order);
   }
 
   async get(wallet: string, id: string): Promise<OrderOut> {

@@ -8,6 +8,7 @@ import { commissionMicro, microToUsdc, usdcToMicro } from './money.ts';
 import { failpoint } from './failpoints.ts';
 import { LedgerError, type Ledger } from './ledgers/ledger.ts';
 import { checkPayment } from './payment-check.ts';
+import { requireAgentTokenAccount } from './payout-account.ts';
 import type { OrderAccept, PaymentConfig, PaymentReceipt } from './schemas.ts';
 import { agentNotFound } from './agents.ts';
 import { orderNotFound, requireStartState, TRANSITIONS } from './orders.ts';
@@ -28,7 +29,7 @@ function ledgerFailure(error: unknown): AppError {
 /** What the embedded ledger adds for development: minting test USDC and fee SOL. */
 interface Faucet {
   mintTo(wallet: string, amountMicro: bigint): Promise<string>;
-  airdrop(wallet: string, lamports: bigint): Promise<unknown>;
+  airdrop(wallet: string, lamports: bigint): Promise<string>;
 }
 const hasFaucet = (ledger: Ledger): ledger is Ledger & Faucet => typeof (ledger as Partial<Faucet>).mintTo === 'function';
 /** Enough SOL for thousands of transaction fees. */
@@ -77,14 +78,18 @@ export class PaymentService {
     };
   }
 
-  /** Development faucet (embedded ledger only): test USDC, plus SOL so the wallet can pay transaction fees. */
+  /**
+   * Development faucet (embedded ledger only): test USDC, plus SOL so the wallet can pay transaction fees and rent.
+   * An amount of 0 sends the SOL alone (an agent then creates its USDC token account itself, as on a real cluster).
+   */
   async faucet(wallet: string, amount: number) {
     const ledger = this.#ledger;
     if (!hasFaucet(ledger)) throw new AppError('NOT_FOUND', 'The faucet exists only with the embedded ledger');
     try {
-      const signature = await ledger.mintTo(wallet, usdcToMicro(amount)!);
-      await ledger.airdrop(wallet, FEE_LAMPORTS);
-      return { wallet, amount, balance: microToUsdc(await ledger.usdcBalance(wallet)), signature };
+      const micro = usdcToMicro(amount)!;
+      const minted = micro > 0n ? await ledger.mintTo(wallet, micro) : undefined;
+      const airdropped = await ledger.airdrop(wallet, FEE_LAMPORTS);
+      return { wallet, amount, balance: microToUsdc(await ledger.usdcBalance(wallet)), signature: minted ?? airdropped };
     } catch (error) {
       throw ledgerFailure(error);
     }
@@ -129,7 +134,10 @@ export class PaymentService {
     if (earlier?.order === id && LIVE_PAYMENT_STATES.includes(earlier.state)) throw paymentInProgress();
     if ((earlier && !(earlier.state === 'FAILED' && earlier.order === id)) || seen?.used) throw transactionUsed(checked.signature);
     if (!seen?.agent_wallet) throw agentNotFound(order.agent_id);
-    const balance = await this.#ledger.usdcBalance(wallet).catch((error: unknown) => Promise.reject(ledgerFailure(error)));
+    // Nothing is charged while the agent's share could not be paid out (payout-account.ts).
+    const [balance] = await Promise.all([this.#ledger.usdcBalance(wallet), requireAgentTokenAccount(this.#ledger, seen.agent_wallet, 'consumer')]).catch(
+      (error: unknown) => Promise.reject(ledgerFailure(error)),
+    );
     if (balance < priceMicro) {
       throw new AppError('INSUFFICIENT_FUNDS', 'The wallet has insufficient USDC balance', {
         balance: microToUsdc(balance),
@@ -261,7 +269,7 @@ export class PaymentService {
     try {
       if (p.state === 'SUBMITTED') p = await this.#confirm(p, fresh);
       if (p.state === 'CONFIRMED') p = await this.#recordSplit(p);
-      if (p.state === 'SUBMITTED' || p.state === 'SPLIT_SENT') p = await this.#sendSplit(p);
+      if (p.state === 'SUBMITTED' || p.state === 'SPLIT_SENT') p = await this.#sendSplit(p, fresh);
       return p;
     } catch (error) {
       throw error instanceof LedgerError ? ledgerFailure(error) : error;
@@ -296,9 +304,7 @@ export class PaymentService {
 
   /** Signs the agent's share (again, when the chain failed the last one) and records it before sending, so a crash resends this very transfer. */
   async #recordSplit(p: Payment, replacing: string | null = null): Promise<Payment> {
-    const order = await this.#db.em().findOneOrFail(Order, { id: p.order });
-    const agent = await this.#db.em().findOneOrFail(Agent, { id: order.agent });
-    const split = await this.#signSplit(agent.walletAddress, p.order, p.agentAmountMicro);
+    const split = await this.#signSplit(await this.#agentWallet(p), p.order, p.agentAmountMicro);
     const next = await this.#move(p, p.state, {
       state: 'SPLIT_SENT',
       splitSignature: split.signature,
@@ -308,11 +314,31 @@ export class PaymentService {
     return next;
   }
 
-  /** Sends the recorded split unless the chain has it already; then the payment is DONE. */
-  async #sendSplit(p: Payment): Promise<Payment> {
+  /** The wallet the payment's split pays: its order's agent's. */
+  async #agentWallet(p: Payment): Promise<string> {
+    const order = await this.#db.em().findOneOrFail(Order, { id: p.order });
+    return (await this.#db.em().findOneOrFail(Agent, { id: order.agent })).walletAddress;
+  }
+
+  /**
+   * Sends the recorded split unless the chain has it already; then the payment is DONE. A recovery first checks that
+   * the agent's token account exists (an accept checked it a moment ago; should it vanish in that moment, the chain
+   * refuses the split and it is signed anew, below): while it is missing, the split waits, recorded, and a later
+   * reconciliation sends it. (A split recorded by an earlier version may carry the account's creation at the
+   * marketplace's expense: sent only once the account exists, that creation does nothing.)
+   */
+  async #sendSplit(p: Payment, fresh: boolean): Promise<Payment> {
     const signature = p.splitSignature!;
     let status = await this.#ledger.status(signature);
     if (status === 'unknown') {
+      if (!fresh && !(await this.#ledger.canReceiveUsdc(await this.#agentWallet(p)))) {
+        throw new AppError(
+          'TRANSACTION_FAILED',
+          "The payment was received; the agent's USDC token account does not exist, so its share is forwarded once the agent creates it",
+          { reason: 'split-failed' },
+          503,
+        );
+      }
       try {
         await this.#ledger.submit(Buffer.from(p.splitTransaction!, 'base64'));
         status = 'succeeded';

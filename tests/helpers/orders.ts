@@ -1,6 +1,16 @@
-import { address, createSolanaRpc } from '@solana/kit';
-import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
-import { buildPaymentHeader, type PaymentConfig } from '../../client-sdk/index.ts';
+import { randomUUID } from 'node:crypto';
+import { address, createSolanaRpc, getBase64EncodedWireTransaction, lamports } from '@solana/kit';
+import { getAddMemoInstruction } from '@solana-program/memo';
+import { findAssociatedTokenPda, getCloseAccountInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import {
+  buildPaymentHeader,
+  createUsdcTokenAccount,
+  fetchPaymentBlockhash,
+  SPL_MEMO_PROGRAM_ADDRESS,
+  toTransactionSigner,
+  type PaymentConfig,
+} from '../../client-sdk/index.ts';
+import { signedTransaction } from '../../client-sdk/transaction.ts';
 import { registration, walletFor, type Wallet } from './marketplace.ts';
 
 /** Public JSON call without a wallet (payments config, faucet). */
@@ -27,10 +37,46 @@ export async function paymentHeader(baseUrl: string, payer: Wallet, order: { id:
   return buildPaymentHeader({ signer: payer.signer, order, config: config ?? (await paymentConfig(baseUrl)), baseUrl });
 }
 
-/** An agent, a consumer and a conversation between them: the start of every order. */
-export async function agentAndConsumer(baseUrl: string) {
+/** The ledger's JSON-RPC as clients reach it: the embedded ledger's /dev/solana-rpc, or a cluster's (a stand-in's). */
+const ledgerRpc = (baseUrl: string, config: PaymentConfig) => createSolanaRpc(new URL(config.rpcUrl, baseUrl).href);
+
+/**
+ * What an agent does before its first order: SOL for fees and rent (requestAirdrop, which the embedded ledger and the
+ * stand-in nodes answer), then its USDC token account, created and paid for by its own wallet (the SDK).
+ */
+export async function openTokenAccount(baseUrl: string, wallet: Wallet, config?: PaymentConfig) {
+  const cfg = config ?? (await paymentConfig(baseUrl));
+  await ledgerRpc(baseUrl, cfg).requestAirdrop(address(wallet.address), lamports(100_000_000n)).send();
+  return createUsdcTokenAccount({ signer: wallet.signer, config: cfg, baseUrl });
+}
+
+/** The wallet closes its (empty) USDC token account, its rent back to itself: SPL Token CloseAccount, signed by the wallet. */
+export async function closeTokenAccount(baseUrl: string, wallet: Wallet, config?: PaymentConfig) {
+  const cfg = config ?? (await paymentConfig(baseUrl));
+  const owner = toTransactionSigner(wallet.signer);
+  const [account] = await findAssociatedTokenPda({ owner: owner.address, mint: address(cfg.mint), tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  const transaction = await signedTransaction(owner, await fetchPaymentBlockhash(cfg, baseUrl), [
+    getCloseAccountInstruction({ account, destination: owner.address, owner }),
+    getAddMemoInstruction({ memo: `close ${randomUUID()}` }, { programAddress: SPL_MEMO_PROGRAM_ADDRESS }),
+  ]);
+  const wire = getBase64EncodedWireTransaction(transaction);
+  await ledgerRpc(baseUrl, cfg).sendTransaction(wire, { encoding: 'base64' }).send();
+}
+
+/** A wallet's SOL, in lamports, from the ledger. */
+export async function lamportsOf(baseUrl: string, wallet: string, config?: PaymentConfig): Promise<bigint> {
+  const cfg = config ?? (await paymentConfig(baseUrl));
+  return (await ledgerRpc(baseUrl, cfg).getBalance(address(wallet)).send()).value;
+}
+
+/**
+ * An agent, a consumer and a conversation between them: the start of every order. The agent has its USDC token
+ * account, as it must to create orders, unless `tokenAccount` is false.
+ */
+export async function agentAndConsumer(baseUrl: string, { tokenAccount = true } = {}) {
   const agent = walletFor(baseUrl);
   const client = walletFor(baseUrl);
+  if (tokenAccount) await openTokenAccount(baseUrl, agent);
   const registered = await agent.rest('POST', '/api/agents/register', registration(agent.address));
   if (registered.status !== 201) throw new Error(`register: ${registered.status} ${JSON.stringify(registered.body)}`);
   const agentId = registered.body.id as string;
@@ -73,9 +119,8 @@ export async function acceptOrder(baseUrl: string, p: Parties, order: { id: stri
 export async function usdcBalance(baseUrl: string, wallet: string, config?: PaymentConfig): Promise<bigint> {
   const cfg = config ?? (await paymentConfig(baseUrl));
   const [ata] = await findAssociatedTokenPda({ owner: address(wallet), mint: address(cfg.mint), tokenProgram: TOKEN_PROGRAM_ADDRESS });
-  const rpc = createSolanaRpc(new URL(cfg.rpcUrl, baseUrl).href);
   try {
-    const { value } = await rpc.getTokenAccountBalance(ata).send();
+    const { value } = await ledgerRpc(baseUrl, cfg).getTokenAccountBalance(ata).send();
     return BigInt(value.amount);
   } catch (error) {
     if (/could not find account|Invalid param/i.test(String(error))) return 0n;

@@ -33,8 +33,9 @@ import {
   type Transaction,
 } from '@solana/kit';
 import { getAddMemoInstruction } from '@solana-program/memo';
-import { getMintDecoder, getTransferCheckedInstruction } from '@solana-program/token';
+import { getCreateAssociatedTokenIdempotentInstruction, getMintDecoder, getTransferCheckedInstruction } from '@solana-program/token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedTransaction } from '../../client-sdk/transaction.ts';
 import { createLogger } from '../../server/platform/logger.ts';
 import { createLedger } from '../../server/marketplace/ledgers/index.ts';
 import { LedgerError } from '../../server/marketplace/ledgers/ledger.ts';
@@ -88,6 +89,19 @@ async function consumer(ledger: LiteSvmLedger, usdc: bigint): Promise<KeyPairSig
   return signer;
 }
 
+/** The wallet's USDC token account, created and paid for by the wallet itself (as an agent does before its orders). */
+async function openTokenAccount(ledger: LiteSvmLedger, owner: KeyPairSigner): Promise<void> {
+  await ledger.airdrop(owner.address, SOL);
+  const mint = ledger.mint as Address;
+  const create = getCreateAssociatedTokenIdempotentInstruction({ payer: owner, ata: associatedTokenAccount(owner.address, mint), owner: owner.address, mint });
+  await ledger.submit(wireBytes(await signedTransaction(owner, ledger.latestBlockhash(), [create])));
+}
+
+const lamportsOf = (ledger: LiteSvmLedger, wallet: string) => {
+  const account = ledger.account(wallet as Address);
+  return account.exists ? account.lamports : 0n;
+};
+
 async function rejection(promise: Promise<unknown>): Promise<LedgerError> {
   const error = await promise.then(
     () => undefined,
@@ -131,10 +145,12 @@ describe('LiteSvmLedger (embedded, in memory)', () => {
     }
   });
 
-  it('mints with the faucet; balances are 0 for a wallet without a token account', async () => {
+  it('mints with the faucet, whose own wallet pays the new token account (not the marketplace); balances are 0 for a wallet without a token account', async () => {
     const wallet = await generateKeyPairSigner();
     expect(await ledger.usdcBalance(wallet.address)).toBe(0n);
+    const sol = lamportsOf(ledger, ledger.marketplaceWallet);
     const first = await ledger.mintTo(wallet.address, 5n * USDC);
+    expect(lamportsOf(ledger, ledger.marketplaceWallet)).toBe(sol);
     // The same amount again is a new transaction (unique memo), not a duplicate.
     const second = await ledger.mintTo(wallet.address, 5n * USDC);
     expect(second).not.toBe(first);
@@ -193,7 +209,7 @@ describe('LiteSvmLedger (embedded, in memory)', () => {
     expect(await ledger.usdcBalance(payer.address)).toBe(3n * USDC);
   });
 
-  it('signPayout signs without sending; submitting it moves exactly the amount and creates the recipient token account', async () => {
+  it('signPayout signs without sending and never creates the recipient token account: refused while it is missing (no fee, no rent), then it moves exactly the amount', async () => {
     const agent = await generateKeyPairSigner();
     const agentToken = await associatedTokenAccount(agent.address, ledger.mint as Address);
     await ledger.mintTo(ledger.marketplaceWallet, 100n * USDC);
@@ -207,20 +223,25 @@ describe('LiteSvmLedger (embedded, in memory)', () => {
     const message = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
     expect(message.staticAccounts[0]).toBe(ledger.marketplaceWallet); // fee payer
     const programs = 'instructions' in message ? message.instructions.map((i) => message.staticAccounts[i.programAddressIndex]) : [];
-    expect(programs).toEqual(['ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL', TOKEN_PROGRAM_ADDRESS, MEMO_PROGRAM_ADDRESS]);
+    expect(programs).toEqual([TOKEN_PROGRAM_ADDRESS, MEMO_PROGRAM_ADDRESS]); // no CreateAssociatedTokenIdempotent
 
-    await ledger.submit(payout.transaction);
+    const sol = lamportsOf(ledger, ledger.marketplaceWallet);
+    expect(await ledger.canReceiveUsdc(agent.address)).toBe(false);
+    expect((await rejection(ledger.submit(payout.transaction))).kind).toBe('rejected');
+    expect([ledger.account(agentToken).exists, await ledger.status(payout.signature), lamportsOf(ledger, ledger.marketplaceWallet)]).toEqual([false, 'unknown', sol]);
+
+    await openTokenAccount(ledger, agent);
+    expect(await ledger.canReceiveUsdc(agent.address)).toBe(true);
+    await ledger.submit(payout.transaction); // the same signed payout, never landed, lands now
     expect(await ledger.usdcBalance(agent.address)).toBe(1_234_567n);
     expect(await ledger.usdcBalance(ledger.marketplaceWallet)).toBe(before - 1_234_567n);
-    expect(ledger.account(agentToken).exists).toBe(true);
     expect(await ledger.status(payout.signature)).toBe('succeeded');
-    // A second payout to the now existing account (CreateAssociatedTokenIdempotent is a no-op).
-    await ledger.submit((await ledger.signPayout(agent.address, 1n, 'again')).transaction);
-    expect(await ledger.usdcBalance(agent.address)).toBe(1_234_568n);
+    expect(lamportsOf(ledger, ledger.marketplaceWallet)).toBe(sol - 5_000n); // its fee, no rent
   });
 
   it('signPayout beyond the marketplace balance is refused at submit as insufficient-funds', async () => {
     const agent = await generateKeyPairSigner();
+    await openTokenAccount(ledger, agent);
     const balance = await ledger.usdcBalance(ledger.marketplaceWallet);
     const payout = await ledger.signPayout(agent.address, balance + 1n, 'too much');
     expect((await rejection(ledger.submit(payout.transaction))).kind).toBe('insufficient-funds');
@@ -480,7 +501,7 @@ describe('development JSON-RPC node and RpcLedger', () => {
     expect(turns).toBeGreaterThanOrEqual(99);
   });
 
-  it('RpcLedger works against the node: balance, submit, duplicate submit, status, signPayout', async () => {
+  it('RpcLedger works against the node: balance, submit, duplicate submit, status, canReceiveUsdc, signPayout', async () => {
     expect(rpcLedger.marketplaceWallet).toBe(ledger.marketplaceWallet);
     expect(rpcLedger.marketplaceTokenAccount).toBe(ledger.marketplaceTokenAccount);
     expect(rpcLedger.rpcUrl).toBe(url);
@@ -500,6 +521,9 @@ describe('development JSON-RPC node and RpcLedger', () => {
     expect((await rejection(rpcLedger.submit(new Uint8Array([9, 9, 9])))).kind).toBe('rejected');
 
     const agent = await generateKeyPairSigner();
+    expect(await rpcLedger.canReceiveUsdc(agent.address)).toBe(false);
+    await openTokenAccount(ledger, agent);
+    expect(await rpcLedger.canReceiveUsdc(agent.address)).toBe(true);
     const payout = await rpcLedger.signPayout(agent.address, 1_500_000n, 'order-k1 split');
     expect(await rpcLedger.status(payout.signature)).toBe('unknown');
     await rpcLedger.submit(payout.transaction);
@@ -554,6 +578,7 @@ describe('development JSON-RPC node and RpcLedger', () => {
       expect((await rejection(offline.submit(wire))).kind).toBe('unavailable');
       expect((await rejection(offline.status(signature))).kind).toBe('unavailable');
       expect((await rejection(offline.usdcBalance(payer.address))).kind).toBe('unavailable');
+      expect((await rejection(offline.canReceiveUsdc(payer.address))).kind).toBe('unavailable');
       expect((await rejection(offline.isBlockhashValid(ledger.latestBlockhash().blockhash))).kind).toBe('unavailable');
       expect((await rejection(offline.signPayout(payer.address, 1n, 'x'))).kind).toBe('unavailable');
     } finally {

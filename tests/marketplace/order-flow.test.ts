@@ -15,6 +15,7 @@ import {
   buildPaymentHeader,
   createMarketplaceClient,
   createSignedFetch,
+  createUsdcTokenAccount,
   fetchUsdcBalances,
   generateKeypair,
   keypairSigner,
@@ -85,6 +86,9 @@ describe('the order flow through the SDK', () => {
 
     const agent = await provider.sdk.agents.register(registration(provider.address, { basePrice: 7 }));
     expect(agent).toEqual({ id: expect.any(String), walletAddress: provider.address, name: expect.any(String), status: 'ACTIVE', createdAt: ISO });
+    // The account the agent is paid into, created by its own wallet (SOL from the faucet: an amount of 0 USDC).
+    expect(await provider.sdk.payments.faucet(provider.address, 0)).toEqual({ wallet: provider.address, amount: 0, balance: 0, signature: SIGNATURE });
+    expect(await createUsdcTokenAccount({ signer: provider.signer, config, baseUrl: server.url })).toEqual({ tokenAccount: expect.any(String), signature: SIGNATURE });
 
     const events = collectEvents(provider);
     try {
@@ -285,6 +289,8 @@ async function pendingOrder(price: number) {
   const provider = party();
   const consumer = party();
   await consumer.sdk.payments.faucet(consumer.address, 50);
+  await provider.sdk.payments.faucet(provider.address, 0);
+  await createUsdcTokenAccount({ signer: provider.signer, config, baseUrl: server.url });
   const agent = await provider.sdk.agents.register(registration(provider.address));
   const conversation = await consumer.sdk.conversations.create({ agentId: agent.id, clientWallet: consumer.address, initialMessage: 'Hi' });
   const order = await provider.sdk.orders.create({

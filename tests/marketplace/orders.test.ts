@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignedFetch } from '../../client-sdk/index.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { registration, walletFor } from '../helpers/marketplace.ts';
-import { acceptOrder, agentAndConsumer, createOrder, fund, type Parties } from '../helpers/orders.ts';
+import { acceptOrder, agentAndConsumer, createOrder, fund, openTokenAccount, type Parties } from '../helpers/orders.ts';
 
 let server: TestServer;
 let p: Parties;
@@ -284,6 +284,7 @@ describe('GET /api/orders of a wallet that sells and buys', () => {
   it('lists the orders to its agent and the orders it placed as one list, newest first, paged across both', async () => {
     const selling = await agentAndConsumer(server.url);
     const seller = walletFor(server.url);
+    await openTokenAccount(server.url, seller);
     const registered = await seller.rest('POST', '/api/agents/register', registration(seller.address));
     const talk = await selling.agent.rest('POST', '/api/conversations', { agentId: registered.body.id, clientWallet: selling.agent.address, initialMessage: 'Hi' });
     const buying: Parties = { agent: seller, client: selling.agent, agentId: registered.body.id as string, conversationId: talk.body.id as string };

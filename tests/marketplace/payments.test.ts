@@ -35,10 +35,34 @@ import { answerSolanaRpc, LiteSvmLedger } from '../../server/marketplace/ledgers
 import { stringifyWithBigInts } from '../../server/marketplace/ledgers/solana-rpc.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { walletFor } from '../helpers/marketplace.ts';
-import { acceptOrder, agentAndConsumer, createOrder, fund, paymentConfig, paymentHeader, publicCall, usdcBalance, type Parties } from '../helpers/orders.ts';
+import {
+  acceptOrder,
+  agentAndConsumer,
+  closeTokenAccount,
+  createOrder,
+  fund,
+  lamportsOf,
+  openTokenAccount,
+  paymentConfig,
+  paymentHeader,
+  publicCall,
+  usdcBalance,
+  type Parties,
+} from '../helpers/orders.ts';
 
 const PRICE = 12.5;
 const PRICE_MICRO = 12_500_000n;
+/** What one transaction with one signature costs its fee payer, in lamports (the split is the marketplace's only one). */
+const SIGNATURE_FEE = 5_000n;
+
+/** The body of POST /api/orders for the parties' conversation. */
+const orderBody = (p: Parties) => ({ conversationId: p.conversationId, agentId: p.agentId, clientWallet: p.client.address, description: 'Translate', price: PRICE, deliveryTime: 120 });
+
+/** The details of AGENT_TOKEN_ACCOUNT_MISSING: the agent's wallet, the mint and the account it has to create. */
+async function missingAccount(p: Parties, config: PaymentConfig) {
+  const [tokenAccount] = await findAssociatedTokenPda({ owner: address(p.agent.address), mint: address(config.mint), tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  return { wallet: p.agent.address, mint: config.mint, tokenAccount };
+}
 
 /** A signed USDC transfer for `order` without a memo: the one shape a replay onto another order could take. */
 async function transferWithoutMemo(payer: Parties['client'], config: PaymentConfig, baseUrl: string, amount = PRICE_MICRO) {
@@ -248,9 +272,50 @@ describe('accept and pay on the embedded ledger', () => {
     expect(Object.keys(res.body.details).sort()).toEqual(['paymentHeader', 'paymentMethod']);
   });
 
-  it('POST /dev/faucet validates its body (422)', async () => {
+  it('POST /dev/faucet validates its body (422); an amount of 0 sends SOL only, no token account', async () => {
     const res = await publicCall(server.url, 'POST', '/dev/faucet', { wallet: 'nope', amount: -1 });
     expect(res.status).toBe(422);
+    const wallet = generateKeypair().address;
+    const sol = await publicCall(server.url, 'POST', '/dev/faucet', { wallet, amount: 0 });
+    expect([sol.status, sol.body]).toEqual([200, { wallet, amount: 0, balance: 0, signature: expect.any(String) }]);
+    expect(await lamportsOf(server.url, wallet, config)).toBe(1_000_000_000n);
+    expect(await server.services.payments.ledger.canReceiveUsdc(wallet)).toBe(false);
+  });
+
+  it('AGENT_TOKEN_ACCOUNT_MISSING (422): an agent without its USDC token account cannot create an order; nothing is created', async () => {
+    const parties = await agentAndConsumer(server.url, { tokenAccount: false });
+    const refused = await parties.agent.rest('POST', '/api/orders', orderBody(parties));
+    expect([refused.status, refused.body.error, refused.body.details]).toEqual([422, 'AGENT_TOKEN_ACCOUNT_MISSING', await missingAccount(parties, config)]);
+    expect(refused.body.message).toMatch(/create its associated token account for the USDC mint \(your wallet pays its rent\)/);
+    expect((await parties.agent.rest('GET', '/api/orders')).body.total).toBe(0);
+    expect((await publicCall<{ totalOrders: number }>(server.url, 'GET', `/api/agents/${parties.agentId}`)).body.totalOrders).toBe(0);
+    // Created by the agent (the SDK's createUsdcTokenAccount, its own SOL paying the rent), the order can be made.
+    const opened = await openTokenAccount(server.url, parties.agent, config);
+    expect(opened).toEqual({ tokenAccount: (await missingAccount(parties, config)).tokenAccount, signature: expect.any(String) });
+    expect((await parties.agent.rest('POST', '/api/orders', orderBody(parties))).status).toBe(201);
+  });
+
+  it('an agent that closed its token account after creating an order: 422 on accept, nothing charged; paid once it exists again, the marketplace paying no rent', async () => {
+    const parties = await agentAndConsumer(server.url);
+    await fund(server.url, parties.client.address, 20);
+    const order = await createOrder(parties, { price: PRICE });
+    await closeTokenAccount(server.url, parties.agent, config);
+    const marketplaceSol = await lamportsOf(server.url, config.destination, config);
+    const header = await paymentHeader(server.url, parties.client, order, config);
+    const refused = await acceptOrder(server.url, parties, order, header);
+    expect([refused.status, refused.body.error, refused.body.details]).toEqual([422, 'AGENT_TOKEN_ACCOUNT_MISSING', await missingAccount(parties, config)]);
+    expect(refused.body.message).toBe("The agent's wallet has no USDC token account to receive its share; nothing was charged. Pay once the agent has created it");
+    expect(await usdcBalance(server.url, parties.client.address, config)).toBe(20_000_000n);
+    expect((await parties.client.rest('GET', `/api/orders/${order.id}`)).body.status).toBe('PENDING');
+    expect(await lamportsOf(server.url, config.destination, config)).toBe(marketplaceSol);
+
+    await openTokenAccount(server.url, parties.agent, config);
+    const paid = await acceptOrder(server.url, parties, order, header); // the same payment, unused so far
+    expect([paid.status, paid.body.status]).toEqual([200, 'PAID']);
+    expect(await usdcBalance(server.url, parties.agent.address, config)).toBe(11_250_000n);
+    expect(await usdcBalance(server.url, parties.client.address, config)).toBe(20_000_000n - PRICE_MICRO);
+    // The marketplace paid the fee of its one transaction, the agent's share, and no rent.
+    expect(await lamportsOf(server.url, config.destination, config)).toBe(marketplaceSol - SIGNATURE_FEE);
   });
 });
 
@@ -436,6 +501,31 @@ describe('accept and pay through a real-cluster ledger (JSON-RPC stand-in on 127
     expect((await parties.client.rest('GET', `/api/orders/${order.id}`)).body).toMatchObject({ status: 'PAID', agentAmount: 11.25 });
     expect(await chain.usdcBalance(parties.agent.address)).toBe(11_250_000n);
     expect(await chain.usdcBalance(parties.client.address)).toBe(100_000_000n - PRICE_MICRO);
+  });
+
+  it('the agent’s token account is checked on the cluster: 422 without it, 503 while the node cannot be reached; the payout pays no rent', async () => {
+    const config = await paymentConfig(server.url);
+    const parties = await agentAndConsumer(server.url, { tokenAccount: false });
+    await chain.mintTo(parties.client.address, 100_000_000n);
+    await chain.airdrop(parties.client.address, 1_000_000_000n);
+    const refused = await parties.agent.rest('POST', '/api/orders', orderBody(parties));
+    expect([refused.status, refused.body.error, refused.body.details]).toEqual([422, 'AGENT_TOKEN_ACCOUNT_MISSING', await missingAccount(parties, config)]);
+
+    await openTokenAccount(server.url, parties.agent, config); // through the cluster's RPC, paid by the agent
+    refuse = 'getAccountInfo';
+    let down;
+    try {
+      down = await parties.agent.rest('POST', '/api/orders', orderBody(parties));
+    } finally {
+      refuse = undefined;
+    }
+    expect([down.status, down.body.error, down.body.details, down.headers.get('retry-after')]).toEqual([503, 'SERVICE_UNAVAILABLE', { reason: 'ledger-unavailable' }, '5']);
+
+    const order = await createOrder(parties, { price: PRICE });
+    const marketplaceSol = await lamportsOf(server.url, config.destination, config);
+    expect((await acceptOrder(server.url, parties, order)).status).toBe(200);
+    expect(await chain.usdcBalance(parties.agent.address)).toBe(11_250_000n);
+    expect(await lamportsOf(server.url, config.destination, config)).toBe(marketplaceSol - SIGNATURE_FEE);
   });
 
   it('has no faucet and no dev RPC of its own (404)', async () => {

@@ -11,7 +11,18 @@ import { Order, Payment, ProviderEvent } from '../../server/marketplace/entities
 import { LedgerError, type Ledger } from '../../server/marketplace/ledgers/ledger.ts';
 import { commissionMicro } from '../../server/marketplace/money.ts';
 import { PaymentService } from '../../server/marketplace/payments.ts';
-import { agentAndConsumer, createOrder, fund, paymentConfig, paymentHeader, usdcBalance, type Parties } from '../helpers/orders.ts';
+import {
+  agentAndConsumer,
+  closeTokenAccount,
+  createOrder,
+  fund,
+  lamportsOf,
+  openTokenAccount,
+  paymentConfig,
+  paymentHeader,
+  usdcBalance,
+  type Parties,
+} from '../helpers/orders.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const PRICE_MICRO = 12_500_000n;
@@ -216,5 +227,44 @@ describe('reconcile() finishes a payment left at any step', () => {
     expect(await server.db.em().findOneOrFail(Payment, { txSignature: left.txSignature })).toMatchObject({ state: 'FAILED', failure: 'Blockhash not found' });
     expect((await server.db.em().findOneOrFail(Order, { id: order.id })).status).toBe('PENDING');
     expect(await service(real).reconcile()).toEqual({ settled: 0, failed: 0, pending: 0 });
+  });
+
+  it('an agent that closes its token account while its payment settles: the share waits, no rent paid, and is paid once the account exists again', async () => {
+    const p = await agentAndConsumer(server.url);
+    await fund(server.url, p.client.address, 100);
+    const order = await createOrder(p, { price: 12.5 });
+    const header = await paymentHeader(server.url, p.client, order, config);
+    marketplace = await usdcBalance(server.url, config.destination, config);
+    const marketplaceSol = await lamportsOf(server.url, config.destination, config);
+    // The account is there when the accept checks it, and gone once the consumer's transfer landed.
+    const real = server.services.payments.ledger;
+    let submits = 0;
+    const closing = Object.assign(Object.create(real) as Ledger, {
+      submit: async (tx: Uint8Array) => {
+        await real.submit(tx);
+        if (++submits === 1) await closeTokenAccount(server.url, p.agent, config);
+      },
+    });
+    const accepting = service(closing).accept(p.client.address, order.id, { clientWallet: p.client.address, paymentMethod: 'usdc', paymentHeader: header });
+    await expect(accepting).rejects.toMatchObject({ code: 'TRANSACTION_FAILED', status: 503, details: { reason: 'split-failed' } });
+    // The payment was received and is held: the order waits with its payment in flight, the share is not lost.
+    expect(await usdcBalance(server.url, p.client.address, config)).toBe(100_000_000n - PRICE_MICRO);
+    expect((await server.db.em().findOneOrFail(Order, { id: order.id })).status).toBe('PENDING');
+    expect((await server.db.em().findOneOrFail(Payment, { order: order.id })).state).toBe('SPLIT_SENT');
+
+    // While the account is missing, reconciliation sends nothing (the transfer would fail; creating it is not ours to pay).
+    const recovery = new FaultyLedger(real);
+    logged.length = 0;
+    expect(await service(recovery.ledger()).reconcile()).toEqual({ settled: 0, failed: 0, pending: 1 });
+    expect(recovery.submitted).toHaveLength(0);
+    expect(logged).toEqual([expect.stringContaining(`of order ${order.id} is still unsettled`)]);
+    expect(await lamportsOf(server.url, config.destination, config)).toBe(marketplaceSol);
+
+    await openTokenAccount(server.url, p.agent, config);
+    expect(await service(recovery.ledger()).reconcile()).toEqual({ settled: 1, failed: 0, pending: 0 });
+    expect(recovery.submitted).toHaveLength(1);
+    await expectPaidOnce(p, order.id);
+    // One transaction of the marketplace's landed, the agent's share: its fee (5,000 lamports), no rent.
+    expect(await lamportsOf(server.url, config.destination, config)).toBe(marketplaceSol - 5_000n);
   });
 });

@@ -56,7 +56,7 @@ export async function benchOrders(database: ThrowawayDatabase): Promise<void> {
     const payments = await paymentsSetUp(server, seeded.payer);
     console.log(
       `  seeded ${integer(AGENTS)} agents, ${integer(AGENTS + LISTER_AGENTS)} conversations and ${integer(LISTED_ORDERS)} orders of one wallet ` +
-        `(bulk inserts), funded the payer (POST /dev/faucet) in ${secondsSince(seedingAt)}\n`,
+        `(bulk inserts), the agents' token accounts, funded the payer (POST /dev/faucet) in ${secondsSince(seedingAt)}\n`,
     );
 
     const acceptRows = await benchAccept(server, client, seeded, payments);

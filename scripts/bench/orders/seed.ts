@@ -1,5 +1,5 @@
 /**
- * The orders bench's data, bulk-inserted: AGENTS agents; a payer wallet with a conversation with every agent
+ * The orders bench's data, bulk-inserted: AGENTS agents (each with its USDC token account on the ledger); a payer wallet with a conversation with every agent
  * (it pays the benchmarked orders and sends the messages); a lister wallet with LISTED_ORDERS orders over
  * LISTER_AGENTS agents, spread over 90 days and the five statuses, and LISTER_MESSAGES messages in its conversation with
  * the first agent.
@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { RunningServer } from '../../../server/app.ts';
 import { newAgentRow } from '../../../server/marketplace/agents.ts';
 import { Agent, Conversation, Message, Order } from '../../../server/marketplace/entities.ts';
+import { LiteSvmLedger } from '../../../server/marketplace/ledgers/index.ts';
 import { usdcToMicro } from '../../../server/marketplace/money.ts';
 import { ORDER_STATUSES } from '../../../server/marketplace/schemas.ts';
 import { pick } from '../common/random.ts';
@@ -96,6 +97,11 @@ export async function seed(server: RunningServer): Promise<Seeded> {
     return { wallet, row: agentRow(i, wallet.address, new Date(now - (AGENTS - i) * 60_000)) };
   });
   await em.insertMany(Agent, agents.map((a) => a.row));
+  // Payouts never create token accounts: an agent has its own before its orders (here from the dev faucet, which
+  // creates it to mint one micro-USDC). Concurrent, so the ledger journal's group commit syncs them together.
+  const ledger = server.services.payments.ledger;
+  if (!(ledger instanceof LiteSvmLedger)) throw new Error('The orders bench needs the embedded ledger');
+  await Promise.all(agents.map((a) => ledger.mintTo(a.wallet.address, 1n)));
 
   const payer = newWallet();
   const lister = newWallet();

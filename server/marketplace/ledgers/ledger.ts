@@ -17,6 +17,8 @@ export interface Ledger {
 
   /** Micro-USDC held by a wallet's associated token account (0 when it has none). */
   usdcBalance(wallet: string): Promise<bigint>;
+  /** Whether a wallet's USDC associated token account exists and can receive a transfer (initialized, not frozen). */
+  canReceiveUsdc(wallet: string): Promise<boolean>;
   /**
    * Sends a signed transaction (wire bytes). Resolves when the chain has executed it successfully
    * (or had already), rejects with a LedgerError otherwise. Like an RPC node's preflight, a transaction
@@ -39,7 +41,8 @@ export interface Ledger {
   isBlockhashValid(blockhash: string): Promise<boolean>;
   /**
    * Builds and signs (without sending) a transfer from the marketplace token account to `wallet`'s
-   * associated token account (created if missing), with `memo`. Returned so the caller can record it
+   * associated token account, with `memo`. It never creates that account (its rent would be the marketplace's):
+   * sent while the account is missing, it is refused ('rejected'). Returned so the caller can record it
    * before submitting it: a crash then resubmits the same transaction instead of paying twice.
    * Fee payer: the marketplace. Give each payout a distinct memo: equal transactions have equal
    * signatures, and a second one would be taken for the first.

@@ -48,6 +48,7 @@ import { LedgerStore, type JournalEntry } from './litesvm-store.ts';
 import {
   associatedTokenAccount,
   buildPayout,
+  canReceive,
   decodeTransaction,
   generateKeypairBytes,
   ledgerErrorFor,
@@ -271,6 +272,12 @@ export class LiteSvmLedger implements Ledger {
     return this.tokenBalance(associatedTokenAccount(toAddress(wallet, 'The wallet'), this.mint as Address));
   }
 
+  async canReceiveUsdc(wallet: string): Promise<boolean> {
+    this.assertOpen();
+    const account = this.svm.getAccount(associatedTokenAccount(toAddress(wallet, 'The wallet'), this.mint as Address));
+    return canReceive(account.exists ? account : null);
+  }
+
   async submit(transaction: Uint8Array): Promise<void> {
     const outcome = this.execute(transaction, { preflight: true });
     await this.persisted();
@@ -316,15 +323,18 @@ export class LiteSvmLedger implements Ledger {
 
   // ---- Development helpers ----
 
-  /** Faucet: mints test USDC to the wallet's token account (created if missing). Returns the signature. */
+  /**
+   * Faucet: mints test USDC to the wallet's token account (created if missing, its rent paid by the faucet wallet:
+   * the marketplace wallet pays no one's rent). Returns the signature.
+   */
   async mintTo(wallet: string, amountMicro: bigint): Promise<string> {
     this.assertOpen();
     if (amountMicro <= 0n) throw new LedgerError('rejected', `The faucet needs a positive amount, got ${amountMicro}`);
     const owner = toAddress(wallet, 'The wallet');
     const mint = this.mint as Address;
     const token = associatedTokenAccount(owner, mint);
-    return this.run(this.marketplace, [
-      getCreateAssociatedTokenIdempotentInstruction({ payer: this.marketplace, ata: token, owner, mint }),
+    return this.run(this.faucet, [
+      getCreateAssociatedTokenIdempotentInstruction({ payer: this.faucet, ata: token, owner, mint }),
       getMintToCheckedInstruction({ mint, token, mintAuthority: this.marketplace, amount: amountMicro, decimals: USDC_DECIMALS }),
       uniqueMemo('faucet'),
     ]);
@@ -490,7 +500,7 @@ export class LiteSvmLedger implements Ledger {
     this.record({ op: 'account', address: account.address, lamports: String(account.lamports), owner: account.owner, executable: false, data: base64(account.data) });
   }
 
-  /** Signs with `payer` (fee payer and the instructions' signer), executes with preflight, returns the signature. */
+  /** Signs with `payer` (the fee payer) and the signers the instructions name, executes with preflight, returns the signature. */
   private async run(payer: KeyPairSigner, instructions: Instruction[]): Promise<string> {
     const message = pipe(
       createTransactionMessage({ version: 0 }),

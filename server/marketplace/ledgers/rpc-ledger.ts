@@ -10,6 +10,7 @@ import {
   createSolanaRpc,
   createTransactionMessage,
   getBase64EncodedWireTransaction,
+  getBase64Encoder,
   isSolanaError,
   pipe,
   setTransactionMessageFeePayerSigner,
@@ -39,6 +40,7 @@ import { LedgerError, type Ledger } from './ledger.ts';
 import {
   associatedTokenAccount,
   buildPayout,
+  canReceive,
   decodeTransaction,
   ledgerErrorFor,
   signerFromKeypair,
@@ -159,6 +161,17 @@ export class RpcLedger implements Ledger {
       if (isSolanaError(error, SOLANA_ERROR__JSON_RPC__INVALID_PARAMS)) return 0n;
       throw unavailable(error);
     }
+  }
+
+  async canReceiveUsdc(wallet: string): Promise<boolean> {
+    const tokenAccount = associatedTokenAccount(toAddress(wallet, 'The wallet'), this.mint as Address);
+    const { value } = await this.rpc
+      .getAccountInfo(tokenAccount, { encoding: 'base64', commitment: this.commitment })
+      .send({ abortSignal: this.signal() })
+      .catch((error: unknown) => {
+        throw unavailable(error);
+      });
+    return canReceive(value && { programAddress: value.owner, data: getBase64Encoder().encode(value.data[0]) as Uint8Array });
   }
 
   async submit(transaction: Uint8Array): Promise<void> {

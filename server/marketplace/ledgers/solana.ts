@@ -31,12 +31,7 @@ import {
   type Transaction,
 } from '@solana/kit';
 import { getAddMemoInstruction } from '@solana-program/memo';
-import {
-
-  getCreateAssociatedTokenIdempotentInstruction,
-  getTransferCheckedInstruction,
-  TOKEN_PROGRAM_ADDRESS,
-} from '@solana-program/token';
+import { AccountState, getTokenDecoder, getTokenSize, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { USDC_DECIMALS } from '../money.ts';
 import { LedgerError } from './ledger.ts';
 
@@ -173,8 +168,9 @@ export interface PayoutInput {
 }
 
 /**
- * The payout: CreateAssociatedTokenIdempotent (recipient's ATA, paid by the marketplace), TransferChecked
- * of `amountMicro` from the marketplace's ATA, Memo. Fee payer and authority: the marketplace. Signed, not sent.
+ * The payout: TransferChecked of `amountMicro` from the marketplace's ATA to the recipient's, and a Memo. Fee payer and
+ * authority: the marketplace. Signed, not sent. It never creates the recipient's token account: that would be rent
+ * paid by the marketplace, again on every order of an agent that closes its account in between (`canReceive`).
  */
 export async function buildPayout(input: PayoutInput): Promise<{ signature: string; transaction: Uint8Array }> {
   const { marketplace, mint, wallet, amountMicro, memo } = input;
@@ -187,7 +183,6 @@ export async function buildPayout(input: PayoutInput): Promise<{ signature: stri
     (m) =>
       appendTransactionMessageInstructions(
         [
-          getCreateAssociatedTokenIdempotentInstruction({ payer: marketplace, ata: destination, owner: wallet, mint }),
           getTransferCheckedInstruction({ source, mint, destination, authority: marketplace, amount: amountMicro, decimals: USDC_DECIMALS }),
           getAddMemoInstruction({ memo }, { programAddress: MEMO_PROGRAM_ADDRESS }),
         ],
@@ -196,6 +191,15 @@ export async function buildPayout(input: PayoutInput): Promise<{ signature: stri
   );
   const transaction = await signTransactionMessageWithSigners(message);
   return { signature: getSignatureFromTransaction(transaction), transaction: wireBytes(transaction) };
+}
+
+/**
+ * Whether an account (as the chain holds it: its owner program and data) is a classic SPL Token account that can
+ * receive a transfer: initialized and not frozen. The caller picks the address (a wallet's ATA for the mint).
+ */
+export function canReceive(account: { programAddress: string; data: Uint8Array } | null): boolean {
+  if (!account || account.programAddress !== TOKEN_PROGRAM_ADDRESS || account.data.length !== getTokenSize()) return false;
+  return getTokenDecoder().decode(account.data).state === AccountState.Initialized;
 }
 
 /** Programs whose custom error 1 means "not enough": SPL Token (InsufficientFunds), System (ResultWithNegativeLamports). */

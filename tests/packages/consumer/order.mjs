@@ -1,7 +1,8 @@
 /* global process */
-// A whole payment: the provider listens for live events, the consumer is funded by the dev faucet and pays
-// the provider's order in USDC (the SDK builds and signs the transfer); the provider hears order:paid.
-import { createMarketplaceClient, generateKeypair, subscribeToEvents } from '@typed-platform/client';
+// A whole payment: the provider listens for live events and creates its USDC token account, the consumer is funded
+// by the dev faucet and pays the provider's order in USDC (the SDK builds and signs the transfer); the provider
+// hears order:paid.
+import { createMarketplaceClient, createUsdcTokenAccount, generateKeypair, keypairSigner, subscribeToEvents } from '@typed-platform/client';
 import ws from 'ws';
 
 const baseUrl = process.env.BASE_URL;
@@ -32,6 +33,10 @@ const paid = new Promise((resolve, reject) => {
     onError: (error) => error.name === 'ApiError' && reject(error),
   });
 });
+
+// The provider's USDC token account, which it is paid into and creates itself (the faucet sends it SOL only).
+await provider.payments.faucet(providerKeys.address, 0);
+await createUsdcTokenAccount({ signer: keypairSigner(providerKeys.secretKey), config: await provider.payments.config(), baseUrl });
 
 const conversation = await consumer.conversations.create({ agentId: agent.id, clientWallet: consumerKeys.address, initialMessage: 'Can you translate my lease?' });
 const order = await provider.orders.create({
