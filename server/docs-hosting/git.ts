@@ -84,6 +84,8 @@ export class GitRepository {
       (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(error)),
     );
     if (!exists) return void (await this.#git([...network, 'clone', '--mirror', '--quiet', '--', url, this.gitDir]));
+    // From the URL as checked now, not the one the mirror was cloned from (which an older server may have let through).
+    await this.#git(['--git-dir', this.gitDir, 'remote', 'set-url', 'origin', url]);
     await this.#git([...network, '--git-dir', this.gitDir, 'fetch', '--prune', '--quiet', 'origin']);
     // fetch never moves a mirror's HEAD: ask the remote which branch is its default now.
     const head = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(await this.#git([...network, '--git-dir', this.gitDir, 'ls-remote', '--symref', '--', url, 'HEAD']));

@@ -1,18 +1,10 @@
 import { lookup } from 'node:dns/promises';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
-import { BlockList } from 'node:net';
-import { isAbsolute, join } from 'node:path';
+import { isIP } from 'node:net';
+import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { GitError, GitRepository, type RemoteOptions } from './git.ts';
-
-/** Addresses that are not the public internet: loopback, private, link-local, shared, multicast, reserved. */
-const PRIVATE = new BlockList();
-for (const [network, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) {
-  PRIVATE.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [['::', 127], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) {
-  PRIVATE.addSubnet(network, prefix, 'ipv6');
-}
+import { addressProblem, hostOf, parseSource, pinnedResolve } from './sources.ts';
 
 /** Bytes of every file under `dir`. */
 async function folderSize(dir: string): Promise<number> {
@@ -23,13 +15,12 @@ async function folderSize(dir: string): Promise<number> {
   return total;
 }
 
-/** The public addresses of an https URL's host, or why it has none. */
-async function publicAddresses(url: URL): Promise<string[] | string> {
-  const addresses = await lookup(url.hostname.replace(/^\[|\]$/g, ''), { all: true }).catch(() => []);
-  if (addresses.length === 0) return `The host ${url.hostname} cannot be resolved`;
-  if (addresses.some(({ address, family }) => PRIVATE.check(address, family === 6 ? 'ipv6' : 'ipv4'))) return `The host ${url.hostname} is not a public address`;
-  return addresses.map(({ address }) => address);
-}
+/** A host name's addresses as the system resolves them (what git would connect to), none when it cannot. */
+const systemAddresses = (host: string): Promise<string[]> =>
+  lookup(host, { all: true }).then(
+    (found) => found.map(({ address }) => address),
+    () => [],
+  );
 
 /** A mirror over the size a repository may have: removed, and the fetch refused with this. */
 export class RepositoryTooLarge extends GitError {
@@ -37,6 +28,15 @@ export class RepositoryTooLarge extends GitError {
     super(`The repository is ${Math.ceil(bytes / (1 << 20))} MB, more than the ${Math.round(maxBytes / (1 << 20))} MB this server mirrors`, '');
     this.name = 'RepositoryTooLarge';
   }
+}
+
+export interface MirrorsOptions {
+  /** Local paths and https URLs of private hosts allowed as sources (DOCS_LOCAL_SOURCES). */
+  allowLocal: boolean;
+  /** The largest mirror (DOCS_REPOSITORY_MAX_MB); default 1 GiB. */
+  maxBytes?: number;
+  /** A host name's addresses; default the system's resolver. */
+  resolveHost?: (host: string) => Promise<string[]>;
 }
 
 /**
@@ -48,12 +48,14 @@ export class Mirrors {
   readonly #dir: string;
   readonly #allowLocal: boolean;
   readonly #maxBytes: number;
+  readonly #resolveHost: (host: string) => Promise<string[]>;
   readonly #queues = new Map<string, Promise<unknown>>();
 
-  constructor(dir: string, options: { allowLocal: boolean; maxBytes?: number }) {
+  constructor(dir: string, options: MirrorsOptions) {
     this.#dir = dir;
     this.#allowLocal = options.allowLocal;
     this.#maxBytes = options.maxBytes ?? 1 << 30;
+    this.#resolveHost = options.resolveHost ?? systemAddresses;
   }
 
   /**
@@ -62,36 +64,26 @@ export class Mirrors {
    * The service must not become a way to reach its own network (a registered URL is fetched by the server).
    */
   async sourceProblem(source: string): Promise<string | undefined> {
-    if (this.#allowLocal && (isAbsolute(source) || source.startsWith('file://'))) return undefined;
-    let url: URL;
-    try {
-      url = new URL(source);
-    } catch {
-      url = new URL('invalid:');
-    }
-    if (url.protocol !== 'https:' || !url.hostname || url.pathname.length < 2) {
-      return `Must be an https:// git URL${this.#allowLocal ? ' or a local path' : ' (local paths only where the server allows them: DOCS_LOCAL_SOURCES=on)'}`;
-    }
-    if (url.username || url.password) return 'Must not carry credentials: only public repositories can be registered';
-    if (this.#allowLocal) return undefined;
-    const checked = await publicAddresses(url);
-    return typeof checked === 'string' ? checked : undefined;
+    const remote = await this.#remote(source);
+    return 'problem' in remote ? remote.problem : undefined;
   }
 
   /**
-   * How git reaches `source` this time: the host's addresses, looked up and checked now (a name that has since been
-   * pointed inward is refused), handed to git so it cannot resolve the name again (no DNS rebinding in between).
+   * How git reaches `source` this time, or why it may not: the URL as re-serialised (sources.ts), and the host's
+   * addresses, looked up and checked now (a name that has since been pointed inward is refused), handed to git so it
+   * cannot resolve the name again (no DNS rebinding in between).
    */
-  async #remote(source: string): Promise<RemoteOptions> {
-    if (this.#allowLocal) return {};
-    const url = new URL(source);
-    const checked = await publicAddresses(url);
-    if (typeof checked === 'string') throw new GitError('git fetch refused', checked);
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    const addresses = checked.map((address) => (address.includes(':') ? `[${address}]` : address)).join(',');
-    return { resolve: `${host}:${url.port || 443}:${addresses}` };
+  async #remote(source: string): Promise<{ url: string; options: RemoteOptions } | { problem: string }> {
+    const parsed = parseSource(source, this.#allowLocal);
+    if ('problem' in parsed) return parsed;
+    if ('local' in parsed) return { url: parsed.local, options: {} };
+    const { url } = parsed;
+    if (this.#allowLocal) return { url: url.href, options: {} };
+    const host = hostOf(url);
+    const addresses = isIP(host) ? [host] : await this.#resolveHost(host);
+    const problem = addressProblem(url.hostname, addresses);
+    return problem ? { problem } : { url: url.href, options: { resolve: pinnedResolve(url, addresses) } };
   }
-
   /** Forgets a mirror (a registration that did not go through). */
   async remove(id: string): Promise<void> {
     await rm(join(this.#dir, `${id}.git`), { recursive: true, force: true });
@@ -129,7 +121,9 @@ export class Mirrors {
   /** Fetches what changed (clones the first time); answers the default branch and every ref -> commit. */
   sync(id: string, source: string): Promise<{ defaultBranch: string; refs: Map<string, string> }> {
     return this.#exclusive(id, async (git) => {
-      await git.sync(source, await this.#remote(source));
+      const remote = await this.#remote(source);
+      if ('problem' in remote) throw new GitError('git fetch refused', remote.problem);
+      await git.sync(remote.url, remote.options);
       // Git cannot stop a clone at a size: the mirror is measured once fetched, and dropped when over the cap.
       const bytes = await folderSize(git.gitDir);
       if (bytes > this.#maxBytes) {

@@ -186,9 +186,23 @@ describe('isolation', () => {
       }
       expect(connections).toBe(0);
       expect(await mirrors.sourceProblem('http://example.com/x.git')).toMatch(/^Must be an https:\/\/ git URL/);
-      expect(await mirrors.sourceProblem('https://user:secret@example.com/x.git')).toBe('Must not carry credentials: only public repositories can be registered');
+      expect(await mirrors.sourceProblem('https://user:secret@example.com/x.git')).toBe('Must not contain @ (no user names or credentials: only public repositories can be registered)');
     } finally {
       listener.close();
+    }
+  });
+
+  it('a mirror fetches from the source as given now, not from the URL it was cloned from', async () => {
+    const other = createGitRepo('trunk');
+    try {
+      other.write({ 'index.mdx': '# Elsewhere\n' });
+      const elsewhere = other.commit('elsewhere');
+      const moved = new GitRepository(join(root, 'moved.git'), { protocols: ['file'] });
+      await moved.sync(upstream);
+      await moved.sync(other.dir);
+      expect([await moved.defaultBranch(), await moved.resolve('trunk'), await moved.resolve('main')]).toEqual(['trunk', elsewhere, undefined]);
+    } finally {
+      other.cleanup();
     }
   });
 
