@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { lstat, mkdir, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -134,6 +135,37 @@ export class GitRepository {
   }
 
   /**
+   * How many entries the tree of `commit` has, all folders down (files, symlinks, submodules), and the sum of their
+   * sizes: what checking it out writes. Read from `ls-tree -r -l` as it streams, and only up to `maxFiles + 1`
+   * entries: a tree that names one subtree at many paths, in many levels, lists millions of entries.
+   */
+  async treeSize(commit: string, maxFiles: number): Promise<{ files: number; bytes: number }> {
+    requireFullSha(commit);
+    const child = spawn('git', ['--git-dir', this.gitDir, 'ls-tree', '-r', '-l', '-z', commit], { env: this.#env, timeout: this.#timeoutMs, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = once(child, 'close').then(([code]) => code as number | null, (error: Error) => error);
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-4000)));
+    let files = 0;
+    let bytes = 0;
+    let rest = '';
+    // Entries are `<mode> <type> <object> <size>\t<path>\0`; the size is `-` for a submodule.
+    reading: for await (const chunk of child.stdout.setEncoding('latin1')) {
+      const entries = (rest + (chunk as string)).split('\0');
+      rest = entries.pop()!;
+      for (const entry of entries) {
+        if (++files > maxFiles) {
+          child.kill();
+          break reading;
+        }
+        bytes += Number(/^\S+ \S+ \S+ +(\d+)\t/.exec(entry)?.[1] ?? 0);
+      }
+    }
+    const code = await exited;
+    if (files <= maxFiles && code !== 0) throw new GitError('git ls-tree failed', code instanceof Error ? code.message : stderr.trim());
+    return { files, bytes };
+  }
+
+  /**
    * Makes `out` hold exactly the tree of `commit`, without a working tree of the mirror's: the files that differ from
    * what git last wrote there (its index is kept beside it, `<out>.index`) or that were changed since are written,
    * the others left as they are, and every file git does not track is removed. A commit one page away from the last
@@ -141,7 +173,7 @@ export class GitRepository {
    * cannot make a build read outside its own files.
    */
   async extract(commit: string, out: string): Promise<void> {
-    if (!/^[0-9a-f]{40}$/i.test(commit)) throw new GitError(`Not a full commit SHA: ${commit}`, '');
+    requireFullSha(commit);
     // Absolute: git reads a relative GIT_INDEX_FILE from the work tree, not from where it was started.
     const index = resolve(`${out}.index`);
     const git = (args: string[]) => this.#git(['--git-dir', this.gitDir, '--work-tree', out, '-c', 'core.symlinks=false', ...args], { GIT_INDEX_FILE: index });
@@ -159,6 +191,10 @@ export class GitRepository {
       await write();
     }
   }
+}
+
+function requireFullSha(commit: string): void {
+  if (!/^[0-9a-f]{40}$/i.test(commit)) throw new GitError(`Not a full commit SHA: ${commit}`, '');
 }
 
 /** The ref a URL's `{ref}` names among `refs` (name -> commit): the first by precedence; a full name names exactly that ref. */

@@ -30,11 +30,39 @@ export class RepositoryTooLarge extends GitError {
   }
 }
 
+/** What a build may check out of one commit (docs/docs-hosting.md "Errors and limits of hosted sites"). */
+export interface CheckoutLimits {
+  /** Entries of the commit's tree (files, symlinks, submodules), all folders down. */
+  maxFiles: number;
+  /** The sum of their sizes: what the checkout writes. */
+  maxBytes: number;
+}
+
+export const DEFAULT_CHECKOUT_LIMITS: CheckoutLimits = { maxFiles: 100_000, maxBytes: 512 << 20 };
+
+/** A commit over the checkout limits: nothing of it is written, and its build fails with this message. */
+export class CommitTooLarge extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CommitTooLarge';
+  }
+}
+
+/** Why a commit of `files` entries summing `bytes` may not be checked out (counted up to one past the limit), or undefined. */
+export function checkoutProblem({ files, bytes }: { files: number; bytes: number }, limits: CheckoutLimits): string | undefined {
+  if (files > limits.maxFiles) return `The commit has more than the ${limits.maxFiles} files a build may check out`;
+  if (bytes > limits.maxBytes) {
+    return `The commit's files are ${(bytes / (1 << 20)).toFixed(1)} MB, more than the ${Math.round(limits.maxBytes / (1 << 20))} MB a build may check out`;
+  }
+  return undefined;
+}
+
 export interface MirrorsOptions {
   /** Local paths and https URLs of private hosts allowed as sources (DOCS_LOCAL_SOURCES). */
   allowLocal: boolean;
   /** The largest mirror (DOCS_REPOSITORY_MAX_MB); default 1 GiB. */
   maxBytes?: number;
+  checkoutLimits?: CheckoutLimits;
   /** A host name's addresses; default the system's resolver. */
   resolveHost?: (host: string) => Promise<string[]>;
 }
@@ -48,6 +76,7 @@ export class Mirrors {
   readonly #dir: string;
   readonly #allowLocal: boolean;
   readonly #maxBytes: number;
+  readonly #checkoutLimits: CheckoutLimits;
   readonly #resolveHost: (host: string) => Promise<string[]>;
   readonly #queues = new Map<string, Promise<unknown>>();
 
@@ -55,6 +84,7 @@ export class Mirrors {
     this.#dir = dir;
     this.#allowLocal = options.allowLocal;
     this.#maxBytes = options.maxBytes ?? 1 << 30;
+    this.#checkoutLimits = options.checkoutLimits ?? DEFAULT_CHECKOUT_LIMITS;
     this.#resolveHost = options.resolveHost ?? systemAddresses;
   }
 
@@ -144,9 +174,18 @@ export class Mirrors {
     return this.#exclusive(id, (git) => git.lookup(ref));
   }
 
-  /** Writes the tree of `commit` into `out` (in place: GitRepository.extract). */
+  /**
+   * Writes the tree of `commit` into `out` (in place: GitRepository.extract), or throws CommitTooLarge and writes
+   * nothing. The mirror's size says little of the checkout's: one zero-filled blob compresses to almost nothing and
+   * may sit at any number of paths, so the tree's entries and their sizes are counted first (one `ls-tree` of the
+   * commit: ~10 ms for 10,000 files).
+   */
   extract(id: string, commit: string, out: string): Promise<void> {
-    return this.#exclusive(id, (git) => git.extract(commit, out));
+    return this.#exclusive(id, async (git) => {
+      const problem = checkoutProblem(await git.treeSize(commit, this.#checkoutLimits.maxFiles), this.#checkoutLimits);
+      if (problem) throw new CommitTooLarge(problem);
+      await git.extract(commit, out);
+    });
   }
 
   /**

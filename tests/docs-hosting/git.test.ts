@@ -2,14 +2,16 @@
  * Reading documentation repositories at exact commits (server/hosting/git.ts): a real git repository with two
  * branches, a lightweight and an annotated tag and a pull-request ref, mirrored, resolved and extracted.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { GitError, GitRepository } from '../../server/docs-hosting/git.ts';
-import { Mirrors } from '../../server/docs-hosting/mirrors.ts';
+import { checkoutProblem, CommitTooLarge, Mirrors } from '../../server/docs-hosting/mirrors.ts';
 import { createGitRepo } from '../../scripts/lib/git-fixture.ts';
+import { commitZeroBlob } from '../helpers/hosting.ts';
 
 const repo = createGitRepo();
 const upstream = repo.dir;
@@ -234,5 +236,80 @@ describe('isolation', () => {
       target.close();
       redirector.close();
     }
+  });
+});
+
+describe('a commit over the checkout limits (a tree bomb)', () => {
+  const limits = { maxFiles: 1000, maxBytes: 32 << 20 };
+  const bomb = createGitRepo();
+  afterAll(() => bomb.cleanup());
+  /** Every file under `dir`, with its size; none when it does not exist. */
+  const filesUnder = (dir: string) =>
+    existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => !entry.isDirectory()).map((entry) => `${relative(dir, join(entry.parentPath, entry.name))} ${lstatSync(join(entry.parentPath, entry.name)).size}`) : [];
+  /** A tree of `files` empty files, each subtree named at `fanout` paths `levels` times over: entries multiply, objects do not. */
+  const nestedTree = (files: number, fanout: number, levels: number) => {
+    const object = (args: string[], input: string) => execFileSync('git', ['-C', bomb.dir, ...args], { input, encoding: 'utf8' }).trim();
+    let tree = object(['mktree'], Array.from({ length: files }, (_, i) => `100644 blob ${object(['hash-object', '-w', '--stdin'], '')}\tf${i}\n`).join(''));
+    for (let level = 0; level < levels; level++) tree = object(['mktree'], Array.from({ length: fanout }, (_, i) => `040000 tree ${tree}\td${i}\n`).join(''));
+    return bomb.git('commit-tree', tree, '-m', 'nested');
+  };
+
+  beforeAll(() => {
+    bomb.write({ 'docs.json': '{ "name": "Bomb" }\n', 'index.mdx': '# Home\n' });
+    bomb.commit('docs');
+  });
+
+  it('counts the entries of a commit and sums their sizes (symlinks by their target), all folders down', async () => {
+    // main: docs.json, index.mdx, and leak.mdx, a link to /etc/passwd.
+    expect(await mirror.treeSize(shas.main!, 100)).toEqual({ files: 3, bytes: '{ "name": "Widgets" }\n'.length + '# Main v2\n'.length + '/etc/passwd'.length });
+    expect(await mirror.treeSize(shas.pr!, 100)).toEqual({ files: 4, bytes: expect.any(Number) });
+    await expect(mirror.treeSize('main', 100)).rejects.toBeInstanceOf(GitError);
+    await expect(mirror.treeSize('0'.repeat(40), 100)).rejects.toMatchObject({ message: 'git ls-tree failed' });
+  });
+
+  it('one zero-filled blob at five paths (a 40 MB checkout from a small mirror): refused before anything is written, saying its size', async () => {
+    const commit = commitZeroBlob(bomb, 8 << 20, ['a.bin', 'b.bin', 'c/d.bin', 'e/f/g.bin', 'h.bin']);
+    const dir = join(root, 'bomb-mirrors');
+    const mirrors = new Mirrors(dir, { allowLocal: true, checkoutLimits: limits });
+    await mirrors.sync('bomb', bomb.dir);
+    const mirrored = filesUnder(join(dir, 'bomb.git')).reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+    expect(mirrored).toBeLessThan(1 << 20);
+    const refused = await mirrors.checkout('bomb', commit).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(CommitTooLarge);
+    expect((refused as Error).message).toBe("The commit's files are 40.0 MB, more than the 32 MB a build may check out");
+    expect(filesUnder(join(dir, 'bomb.trees'))).toEqual([]);
+    // The commit before it checks out as ever, under the same limits.
+    const tree = await mirrors.checkout('bomb', bomb.git('rev-parse', 'HEAD~1'));
+    expect(readdirSync(tree.dir).sort()).toEqual(['docs.json', 'index.mdx']);
+    await tree.release();
+  });
+
+  it('a tree naming one subtree at many paths: refused by its entries, read only up to one past the limit', async () => {
+    const dir = join(root, 'nested-mirrors');
+    const mirrors = new Mirrors(dir, { allowLocal: true, checkoutLimits: limits });
+    const over = nestedTree(11, 10, 2); // 1,100 empty files
+    const millions = nestedTree(10, 10, 6); // 10,000,000 entries, a few objects
+    bomb.git('update-ref', 'refs/heads/over', over);
+    bomb.git('update-ref', 'refs/heads/millions', millions);
+    await mirrors.sync('nested', bomb.dir);
+    for (const commit of [over, millions]) {
+      await expect(mirrors.checkout('nested', commit)).rejects.toMatchObject({ name: 'CommitTooLarge', message: 'The commit has more than the 1000 files a build may check out' });
+      expect(await new GitRepository(join(dir, 'nested.git')).treeSize(commit, 1000)).toEqual({ files: 1001, bytes: 0 });
+    }
+    expect(filesUnder(join(dir, 'nested.trees'))).toEqual([]);
+    const exactly = nestedTree(10, 10, 2); // 1,000: at the limit, allowed
+    bomb.git('update-ref', 'refs/heads/exactly', exactly);
+    await mirrors.sync('nested', bomb.dir);
+    const tree = await mirrors.checkout('nested', exactly);
+    expect(readdirSync(join(tree.dir, 'd9', 'd9')).length).toBe(10);
+    await tree.release();
+  });
+
+  it('the limits allow up to and including their values; entries are judged first', () => {
+    expect(checkoutProblem({ files: 1000, bytes: 32 << 20 }, limits)).toBeUndefined();
+    expect(checkoutProblem({ files: 1001, bytes: 0 }, limits)).toBe('The commit has more than the 1000 files a build may check out');
+    expect(checkoutProblem({ files: 1001, bytes: 64 << 20 }, limits)).toBe('The commit has more than the 1000 files a build may check out');
+    expect(checkoutProblem({ files: 1, bytes: (32 << 20) + 1 }, limits)).toBe("The commit's files are 32.0 MB, more than the 32 MB a build may check out");
+    expect(checkoutProblem({ files: 1, bytes: 600 << 20 }, { maxFiles: 100_000, maxBytes: 512 << 20 })).toBe("The commit's files are 600.0 MB, more than the 512 MB a build may check out");
   });
 });

@@ -2,13 +2,15 @@
  * The limits of a build (docs/docs-hosting.md "Errors and limits of hosted sites"): a build over its memory, its
  * file count or its sizes fails with the reason in its status, and nothing of it is served.
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BuildLimits } from '../../server/docs-hosting/builds/queue.ts';
 import { DEFAULT_BUILD_LIMITS } from '../../server/docs-hosting/builds/queue.ts';
 import { createGitRepo, type GitFixture } from '../../scripts/lib/git-fixture.ts';
 import { DocsBuild } from '../../server/docs-hosting/entities.ts';
-import { hostingConfig, settled, smallDocsRepo } from '../helpers/hosting.ts';
+import { commitZeroBlob, hostingConfig, settled, smallDocsRepo } from '../helpers/hosting.ts';
 import { restClient } from '../helpers/rest.ts';
 import { createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -19,16 +21,17 @@ afterAll(async () => {
   repos.forEach((repo) => repo.cleanup());
 });
 
-/** Publishes a small repository on a server with `limits`; answers the settled build. */
+/** Publishes a small repository on a server with `limits`; answers the settled build, and how to publish again. */
 async function publishUnder(limits: Partial<BuildLimits>) {
-  const server = await startTestServer({ rateLimits: 'off', docs: hostingConfig({ buildLimits: { ...DEFAULT_BUILD_LIMITS, ...limits } }) });
+  const docs = hostingConfig({ buildLimits: { ...DEFAULT_BUILD_LIMITS, ...limits } });
+  const server = await startTestServer({ rateLimits: 'off', docs });
   servers.push(server);
   const repo = smallDocsRepo();
   repos.push(repo);
   const rest = restClient(server.url, (await createOrganization(server)).apiKey);
   expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'limited', source: repo.dir })).status).toBe(201);
-  const build = await settled(rest, (await rest('POST', '/api/docs/repositories/acme/limited/publish', {})).body);
-  return { build, server };
+  const publish = async () => settled(rest, (await rest('POST', '/api/docs/repositories/acme/limited/publish', {})).body);
+  return { build: await publish(), server, repo, docs, publish };
 }
 
 // Each test waits on a hosted build: ~7 s alone, up to ~24 s when the whole suite loads both cores.
@@ -112,6 +115,19 @@ describe('repository size', () => {
     const refused = await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'huge', source: repo.dir });
     expect([refused.status, refused.body.details]).toEqual([422, { source: expect.stringMatching(/^The repository is \d+ MB, more than the 1 MB this server mirrors$/) }]);
     expect((await rest('GET', '/api/docs/repositories/acme/huge')).status).toBe(404);
+  });
+});
+
+describe("a commit's files (checked out for a build)", () => {
+  it('one zero-filled blob at 33 paths (528 MB from a small repository): FAILED before any of it is written, the last build still served', { timeout: 120_000 }, async () => {
+    const { build, server, repo, docs, publish } = await publishUnder({});
+    expect(build.status).toBe('SUCCEEDED');
+    commitZeroBlob(repo, 16 << 20, Array.from({ length: 33 }, (_, i) => `data/zero-${i}.bin`));
+    const bomb = await publish();
+    expect([bomb.status, bomb.error]).toEqual(['FAILED', "The commit's files are 528.0 MB, more than the 512 MB a build may check out"]);
+    expect((await fetch(`${server.url}/acme/limited`)).status).toBe(200);
+    // The mirror and the work trees together: a few hundred kB, never the 528 MB.
+    expect(execFileSync('du', ['-sk', join(docs.workDir, 'mirrors')], { encoding: 'utf8' })).toMatch(/^\d{1,4}\t/);
   });
 });
 

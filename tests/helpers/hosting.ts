@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { request } from 'node:http';
@@ -25,6 +26,18 @@ export function smallDocsRepo(pages = 3): GitFixture {
   repo.write(files);
   repo.commit('docs');
   return repo;
+}
+
+/**
+ * Commits one blob of `size` zero bytes at each of `paths`, beside the files already committed: a tree bomb (a
+ * repository of a few hundred kB that checks out to `size` times the paths). Answers the commit.
+ */
+export function commitZeroBlob(repo: GitFixture, size: number, paths: string[]): string {
+  const git = (args: string[], input: string | Buffer) => execFileSync('git', ['-C', repo.dir, ...args], { input, encoding: 'utf8' }).trim();
+  const blob = git(['hash-object', '-w', '--stdin'], Buffer.alloc(size));
+  git(['update-index', '--index-info'], paths.map((path) => `100644 ${blob}\t${path}\n`).join(''));
+  repo.git('commit', '-q', '-m', `${paths.length} zero blobs`);
+  return repo.git('rev-parse', 'HEAD');
 }
 
 /** What a build answers (GET /api/docs/builds/:id). */

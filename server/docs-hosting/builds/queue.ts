@@ -8,7 +8,7 @@ import { sha256Hex } from '../../platform/hash.ts';
 import { DocsBuild, DocsRepository, type BuildManifest } from '../entities.ts';
 import { builtFiles, type BuiltFile } from './built-files.ts';
 import { BuildProcesses, type BuildOutcome } from './builder.ts';
-import type { Mirrors } from '../mirrors.ts';
+import { CommitTooLarge, type Mirrors } from '../mirrors.ts';
 
 /**
  * Builds run from a queue in the database, so any server process may run any build and a build survives the
@@ -195,7 +195,8 @@ export class BuildQueue {
       const pageCacheDir = join(this.#options.workDir, 'page-cache', repository.id);
       // The commit's files, in a work tree of the repository's updated in place. The mirror may be missing in this
       // process (another one synced it): fetch first.
-      tree = await this.#mirrors.checkout(repository.id, build.commit).catch(async () => {
+      tree = await this.#mirrors.checkout(repository.id, build.commit).catch(async (error: unknown) => {
+        if (error instanceof CommitTooLarge) throw error;
         await this.#mirrors.sync(repository.id, repository.source);
         return this.#mirrors.checkout(repository.id, build.commit);
       });
@@ -233,6 +234,8 @@ export class BuildQueue {
       const [extractMs, buildMs, storeMs] = [extracted - started, built - extracted, performance.now() - built].map(Math.round) as [number, number, number];
       log?.('info', { build: build.id, repository: repository.slug, commit: build.commit, pages: outcome.pages, htmlFiles: outcome.manifest.htmlFiles, ms: extractMs + buildMs + storeMs, extractMs, buildMs, storeMs }, 'docs build succeeded');
     } catch (error) {
+      // The commit's files are over the checkout limits: the commit's own failure, nothing was written.
+      if (error instanceof CommitTooLarge) return await this.#fail(build, { type: 'failed', error: error.message });
       // Our own failure (git, the database): the lease runs out and the build is tried again.
       log?.('error', { err: error, build: build.id }, 'docs build could not run');
       this.#known.delete(repository.id); // what went wrong may be what it knew
