@@ -33,7 +33,7 @@ import { iconProblem, isIconName } from '../src/components/mdx/icons.ts';
  * other attribute (an Astro directive such as `set:html`, `is:raw`, `client:load`, `define:vars`, a handler, a
  * style) is removed, so repository content reaches a component only through props it renders safely.
  */
-const MDX_COMPONENTS: Readonly<Record<string, readonly string[]>> = {
+export const MDX_COMPONENTS: Readonly<Record<string, readonly string[]>> = {
   // Callouts (docs.page: Info, Warning, Error, Success; Mintlify: Note, Warning, Info, Tip, Check, Danger, Callout).
   Note: ['title'],
   Tip: ['title'],
@@ -164,6 +164,19 @@ function dataProp(tag: string, name: string, expression: string): string | undef
 }
 
 const LITERAL_EXPRESSION = /^\s*(?:true|false|null|-?\d+(?:\.\d+)?|"[^"\\\n]*"|'[^'\\\n]*')\s*$/;
+
+/**
+ * The value of a literal expression (`{2}`, `{true}`, `{"x"}`), or undefined for any other expression. A string
+ * literal is then judged as the same attribute written with quotes: the same name, URL and directive checks.
+ */
+function literalValue(expression: string): string | number | boolean | null | undefined {
+  if (!LITERAL_EXPRESSION.test(expression)) return undefined;
+  const text = expression.trim();
+  if (text === 'true' || text === 'false') return text === 'true';
+  if (text === 'null') return null;
+  // Quoted without backslashes (the pattern allows none): the text between the quotes is the value.
+  return /^["']/.test(text) ? text.slice(1, -1) : Number(text);
+}
 const COMMENT_EXPRESSION = /^\s*\/\*[\s\S]*\*\/\s*$/;
 
 function normaliseAttributeName(name: string): string {
@@ -244,24 +257,41 @@ function filterAttributes(tag: string, component: boolean, attributes: JsxAttrib
     }
     const name = normaliseAttributeName(attribute.name);
     let value = attribute.value;
+    /** A literal that is not a string (`{2}`, `{true}`): kept as the expression it is, once its name passes. */
+    let literal: JsxAttribute | undefined;
     if (value !== null && value !== undefined && typeof value === 'object') {
-      if (LITERAL_EXPRESSION.test(value.value)) {
-        kept.push(attribute);
-        continue;
+      const parsed = literalValue(value.value);
+      if (typeof parsed === 'string') value = parsed;
+      else if (parsed !== undefined) literal = attribute;
+      else {
+        const data = component ? dataProp(tag, attribute.name, value.value) : undefined;
+        if (data === undefined) {
+          messages.push(`expression attribute \`${attribute.name}={${value.value}}\` removed from <${tag}>`);
+          continue;
+        }
+        value = data;
       }
-      const data = component ? dataProp(tag, attribute.name, value.value) : undefined;
-      if (data === undefined) {
-        messages.push(`expression attribute \`${attribute.name}={${value.value}}\` removed from <${tag}>`);
-        continue;
-      }
-      value = data;
     }
     if (/^on/.test(name) || name === 'style' || name === 'srcdoc' || name === 'formaction') {
       messages.push(`attribute \`${attribute.name}\` removed from <${tag}>`);
       continue;
     }
+    // `set:html`, `is:raw`, `client:load`… are Astro directives; `data-docs-*` marks our own components' parts
+    // (csp.ts reads them). A page's HTML takes neither.
+    if (!component && (name.includes(':') || name.startsWith('data-docs-'))) {
+      messages.push(`attribute \`${attribute.name}\` is not allowed on <${tag}> and was removed`);
+      continue;
+    }
     if (!component && !name.startsWith('data-') && !name.startsWith('aria-') && !GLOBAL_ATTRIBUTES.has(name) && !ATTRIBUTES_BY_TAG.get(tag)?.has(name)) {
       messages.push(`attribute \`${attribute.name}\` is not allowed on <${tag}> and was removed`);
+      continue;
+    }
+    if (literal) {
+      if (URL_ATTRIBUTES.has(name)) {
+        messages.push(`attribute \`${attribute.name}\` removed from <${tag}>: a URL must be a string`);
+        continue;
+      }
+      kept.push(literal);
       continue;
     }
     if (typeof value === 'string') {

@@ -251,6 +251,29 @@ describe('attributes', () => {
     ]);
     expect(audit('<Card title={"a" + x}>C</Card>')).toEqual(['1:1 expression attribute `title={"a" + x}` removed from <Card>']);
   });
+  it('judges a literal value as the same attribute written with quotes: handlers, directives, script URLs and style go', () => {
+    const source = [
+      '<img src={"javascript:alert(1)"} onerror={"alert(1)"} onLoad={\'alert(1)\'} alt={"a"} width={10} />',
+      '<a href={"/guide"} title={"t"} style={"color:red"}>x</a>',
+      '<div set:html={\'<script src="https://evil.example/x.js"></script>\'} is:raw={true} data-docs-frame={"https://www.youtube-nocookie.com"}>d</div>',
+      '<Card title={"c"} href={"javascript:alert(1)"} img={1}>C</Card>',
+    ].join('\n\n');
+    expect(one(source, 'img')).toEqual({ alt: 'a', width: 10 });
+    expect(one(source, 'a')).toEqual({ href: '/acme/widgets/guide', title: 't', children: 'x' });
+    expect(one(source, 'div')).toEqual({ children: 'd' });
+    expect(one(source, 'Card')).toEqual({ title: 'c', children: 'C' });
+    expect(audit(source)).toEqual([
+      '1:1 attribute `src` removed from <img>: a `javascript:` URL is not allowed',
+      '1:1 attribute `onerror` removed from <img>',
+      '1:1 attribute `onLoad` removed from <img>',
+      '3:1 attribute `style` removed from <a>',
+      '5:1 attribute `set:html` is not allowed on <div> and was removed',
+      '5:1 attribute `is:raw` is not allowed on <div> and was removed',
+      '5:1 attribute `data-docs-frame` is not allowed on <div> and was removed',
+      '7:1 attribute `href` removed from <Card>: a `javascript:` URL is not allowed',
+      '7:1 attribute `img` removed from <Card>: a URL must be a string',
+    ]);
+  });
   it('reads the data literals the vendors document (Tabs values, tags, pre/post, actions) as strings, and nothing else', () => {
     const source = [
       "<Tabs values={[{ label: 'JavaScript', value: 'js' }, { label: \"Dart\", value: 'dart', },]}>T</Tabs>",
