@@ -24,6 +24,7 @@ import type { AstroJob } from './astro-job.ts';
 import { buildSiteData, normalizeBase } from './site-data.ts';
 import { ComponentStyles } from './component-styles.ts';
 import { applyContentSecurityPolicy, newOwnScriptMark } from './csp.ts';
+import { analyticsScripts } from '../src/lib/analytics.ts';
 import { BuildCache, pageOutputs, rendererFingerprint, type PageOutput } from './build-cache.ts';
 import { OutputFolder, siteFileKeys } from './output-folder.ts';
 import { PreparedPages } from './prepared-pages.ts';
@@ -452,5 +453,5 @@ async function renderPages(
   // A 404.mdx stays: every batch loads it.
   for (const { route, file } of files) if (route !== '/404') state.prepared.delete(file);
   const styles = new ComponentStyles(out);
-  await applyContentSecurityPolicy(out, ownScriptMark, outputs.map((output) => output.file), (html) => styles.inPage(html));
+  await applyContentSecurityPolicy(out, ownScriptMark, outputs.map((output) => output.file), (html) => styles.inPage(html), analyticsScripts(state.data.config, state.data.context));
 }

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { withContentSecurityPolicy } from '../../sites/builder/csp.ts';
+import { CONDITION_END, conditionStart, resolveHosted } from '../../sites/builder/hosted.ts';
 
 const mark = 'f'.repeat(32);
 const hash = (code: string) => `'sha256-${createHash('sha256').update(code).digest('base64')}'`;
@@ -45,21 +46,29 @@ describe('the page policy', () => {
     // A page without a charset meta gets it first in <head>.
     expect(withContentSecurityPolicy('<html><head><title>x</title></head></html>', mark)).toMatch(/^<html><head><meta http-equiv="Content-Security-Policy" content="default-src/);
   });
-  it("allows the origins of the analytics the page loads, and Google's for a tag manager", () => {
-    const plausible = withContentSecurityPolicy('<head><script defer src="https://plausible.example/js/script.js"></script></head>', mark);
-    expect(policyOf(plausible)).toContain("script-src 'self' 'wasm-unsafe-eval' https://plausible.example;");
-    expect(policyOf(plausible)).toContain("connect-src 'self' https://plausible.example");
-    const google = 'https://www.googletagmanager.com https://*.googletagmanager.com https://*.google-analytics.com https://*.analytics.google.com';
-    const gtm = withContentSecurityPolicy(`<head><script data-docs-own="${mark}" data-analytics="tag-manager">gtm()</script></head>`, mark);
-    expect(policyOf(gtm)).toContain(`script-src 'self' 'wasm-unsafe-eval' ${hash('gtm()')} ${google};`);
-    expect(policyOf(gtm)).toContain(`img-src 'self' https: data: ${google};`);
-    expect(policyOf(gtm)).toContain(`connect-src 'self' ${google};`);
-    // Google Analytics alone: its loader's origin brings Google's reporting origins.
-    const gtag = withContentSecurityPolicy('<head><script async src="https://www.googletagmanager.com/gtag/js?id=G-1"></script></head>', mark);
-    expect(policyOf(gtag)).toContain(`connect-src 'self' ${google};`);
-    // A host that merely ends like it does not.
-    expect(policyOf(withContentSecurityPolicy('<head><script src="https://evilgoogletagmanager.com.example/x.js"></script></head>', mark))).not.toContain('analytics.google.com');
-    expect(policyOf(withContentSecurityPolicy('<head></head>', mark))).not.toContain('google');
+  it('allows the origins of the analytics the configuration turns on, and no origin a page holds', () => {
+    const google = ['https://www.googletagmanager.com', 'https://*.googletagmanager.com', 'https://*.google-analytics.com', 'https://*.analytics.google.com'];
+    const plausible = policyOf(withContentSecurityPolicy('<head></head>', mark, { origins: ['https://plausible.example'] }));
+    expect(plausible).toContain("script-src 'self' 'wasm-unsafe-eval' https://plausible.example;");
+    expect(plausible).toContain("img-src 'self' https: data: https://plausible.example;");
+    expect(plausible).toContain("connect-src 'self' https://plausible.example;");
+    const gtm = policyOf(withContentSecurityPolicy(`<head><script data-docs-own="${mark}" data-analytics="tag-manager">gtm()</script></head>`, mark, { origins: google }));
+    expect(gtm).toContain(`script-src 'self' 'wasm-unsafe-eval' ${hash('gtm()')} ${google.join(' ')};`);
+    // What a page holds adds nothing: a script's origin, a tag-manager mark, a frame mark of an unknown player.
+    const injected = '<head><script src="https://evil.example/x.js"></script><div data-analytics="tag-manager" data-docs-frame="https://evil.example"></div></head>';
+    expect(policyOf(withContentSecurityPolicy(injected, mark))).not.toMatch(/evil|google/);
+  });
+  it('in a hosted build, keeps the origins between the markers of where the scripts are served', () => {
+    const hosted = policyOf(withContentSecurityPolicy('<head></head>', mark, { origins: ['https://plausible.example'], condition: 'default-branch+custom-domain' }));
+    const kept = `${conditionStart('default-branch+custom-domain')} https://plausible.example${CONDITION_END}`;
+    expect(hosted).toContain(`script-src 'self' 'wasm-unsafe-eval'${kept};`);
+    expect(hosted).toContain(`connect-src 'self'${kept};`);
+    const served = (defaultBranch: boolean, customDomain: boolean) => resolveHosted(hosted, { base: '', origin: 'https://docs.example.com', defaultBranch, customDomain });
+    expect(served(true, true)).toContain("script-src 'self' 'wasm-unsafe-eval' https://plausible.example;");
+    for (const [defaultBranch, customDomain] of [[true, false], [false, true], [false, false]]) {
+      expect(served(defaultBranch, customDomain)).not.toContain('plausible');
+      expect(served(defaultBranch, customDomain)).toContain("script-src 'self' 'wasm-unsafe-eval';");
+    }
   });
 });
 

@@ -13,10 +13,10 @@ import { checkSite } from '../../sites/check/index.ts';
 import { FIXTURES, type BuiltSite, type Page } from '../helpers/docs.ts';
 import { BASE, ORIGIN, css, texts, loadSites } from './render-sites.ts';
 
-let full: BuiltSite, local: BuiltSite, empty: BuiltSite, branch: BuiltSite, variant: BuiltSite, overrides: BuiltSite;
+let full: BuiltSite, local: BuiltSite, empty: BuiltSite, branch: BuiltSite, variant: BuiltSite, overrides: BuiltSite, analytics: BuiltSite;
 
 beforeAll(async () => {
-  ({ full, local, empty, branch, variant, overrides } = await loadSites('full', 'local', 'empty', 'branch', 'variant', 'overrides'));
+  ({ full, local, empty, branch, variant, overrides, analytics } = await loadSites('full', 'local', 'empty', 'branch', 'variant', 'overrides', 'analytics'));
 }, 120_000);
 
 describe('name', () => {
@@ -227,15 +227,15 @@ describe('seo', () => {
 });
 
 describe('scripts', () => {
-  const analytics = (page: Page) => page.selectAll('script[data-analytics]').map((s) => s.attr('data-analytics'));
+  const scripts = (page: Page) => page.selectAll('script[data-analytics]').map((s) => s.attr('data-analytics'));
   it('`vendorTagManager`: when set, direct analytics injection is skipped even if `vendorAnalytics` is set', () => {
     const page = full.page('/en/quickstart');
-    expect(analytics(page)).toEqual(['tag-manager', 'alt']);
+    expect(scripts(page)).toEqual(['tag-manager', 'alt']);
     expect(page.select('script[data-analytics=tag-manager]')?.text).toContain('"GTM-ABC123"');
     expect(page.html).not.toContain('G-XYZ987');
   });
   it('`vendorAnalytics`: used only when `vendorTagManager` is unset', () => {
-    const page = branch.page('/');
+    const page = analytics.page('/');
     expect(page.select('script[data-analytics=analytics]')?.attr('src')).toBe('https://www.googletagmanager.com/gtag/js?id=G-ONLY1');
     expect(page.html).toContain("gtag('config',\"G-ONLY1\")");
   });
@@ -247,12 +247,19 @@ describe('scripts', () => {
   it('`altAnalytics`: `true` enables the hosted script, a URL a self-hosted instance; custom domains only', () => {
     expect(full.page('/').select('script[data-analytics=alt]')?.attr('src')).toBe('https://plausible.io/js/script.js');
     expect(full.page('/').select('script[data-analytics=alt]')?.attr('data-domain')).toBe('docs.example.com');
-    expect(branch.page('/').select('script[data-analytics=alt]')?.attr('src')).toBe('https://stats.example.com/js/script.js');
+    expect(analytics.page('/').select('script[data-analytics=alt]')?.attr('src')).toBe('https://stats.example.com/js/script.js');
     expect(variant.page('/').select('script[data-analytics=alt]')).toBeUndefined(); // default {owner}/{repo} path
+  });
+  it('third-party script runs only on a domain of its own, from the default branch: none on the shared default path or a preview', () => {
+    // variant: the default branch on the service's {owner}/{repo} path; branch: a preview on a domain of its own.
+    for (const page of [variant.page('/'), branch.page('/')]) {
+      expect(scripts(page)).toEqual([]);
+      expect(page.html).not.toMatch(/googletagmanager|stats\.example|plausible\.io/);
+    }
   });
   it('Injection applies to published pages only, not local preview', () => {
     const page = local.page('/en/quickstart');
-    expect(analytics(page)).toEqual([]);
+    expect(scripts(page)).toEqual([]);
     expect(page.select('meta[name=google-site-verification]')).toBeUndefined();
     expect(page.html).not.toContain('googletagmanager');
   });

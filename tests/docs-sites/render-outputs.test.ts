@@ -34,13 +34,14 @@ describe('hosted builds: one build per commit, resolved per response (sites/buil
   }, 60_000);
   const served = (route: string, at: Parameters<typeof resolveHosted>[1]) => parseHtml(resolveHosted(hosted.page(route).html, at));
 
-  it('the default path of the default branch: base path and origin in every URL, the verification meta, no alt analytics', () => {
+  it("the default path of the default branch: base path and origin in every URL, the verification meta, no third party's script", () => {
     const page = served('/guide', { base: '/acme/widgets', origin: 'https://docs.example.com', defaultBranch: true, customDomain: false });
     expect(page.select('link[rel=canonical]')?.attr('href')).toBe('https://docs.example.com/acme/widgets/guide');
     expect(hrefs(page, '.sidebar a, nav a').every((h) => !h?.startsWith('/') || h.startsWith('/acme/widgets/'))).toBe(true);
     expect(page.select('meta[name=google-site-verification]')?.attr('content')).toBe('hosted-token');
-    expect(page.select('script[data-analytics=alt]')).toBeUndefined();
-    expect(page.select('script[data-analytics=tag-manager]')).toBeDefined();
+    // The service host's paths are one origin for every repository: no tag manager or analytics runs there.
+    expect(page.select('script[data-analytics]')).toBeUndefined();
+    expect(page.html).not.toMatch(/GTM-HOST|googletagmanager|plausible/);
     expect(page.html).not.toMatch(/__DOCS_BASE__|docs-origin\.invalid|docs:if|docs:end/);
   });
   it("a branch or pull-request preview: no verification meta, and none of the scripts its docs.json names", () => {
@@ -52,10 +53,13 @@ describe('hosted builds: one build per commit, resolved per response (sites/buil
     expect(onDomain.select('script[data-analytics]')).toBeUndefined();
     expect(page.select('link[rel=canonical]')?.attr('href')).toBe('https://docs.example.com/acme/widgets~beta/guide');
   });
-  it('a custom domain at its root: root paths, alt analytics for that domain', () => {
+  it('a custom domain at its root: root paths, the tag manager and alt analytics for that domain, their origins in the policy', () => {
     const page = served('/guide', { base: '', origin: 'https://docs.acme.com', defaultBranch: true, customDomain: true });
     expect(page.select('link[rel=canonical]')?.attr('href')).toBe('https://docs.acme.com/guide');
     expect(page.select('script[data-analytics=alt]')?.attr('data-domain')).toBe('docs.acme.com');
+    expect(page.select('script[data-analytics=tag-manager]')?.text).toContain('"GTM-HOST"');
+    const policy = page.select('meta[http-equiv=Content-Security-Policy]')?.attr('content') ?? '';
+    expect(/script-src ([^;]*)/.exec(policy)?.[1]).toMatch(/ https:\/\/www\.googletagmanager\.com .* https:\/\/plausible\.io$/);
     expect([page.select('#docs-search-input')?.attr('data-base'), page.select('#docs-search-input')?.attr('data-pagefind')]).toEqual(['/', '/pagefind/en/']);
     expect(resolveHosted(hosted.file('sitemap.xml'), { base: '', origin: 'https://docs.acme.com', defaultBranch: true, customDomain: true })).toContain('<loc>https://docs.acme.com/guide</loc>');
   });

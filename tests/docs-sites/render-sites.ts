@@ -25,6 +25,12 @@ export const sites = {
     context: { published: true, defaultBranch: false, customDomain: true },
     site: 'https://acme.example.org',
   }),
+  /** Analytics without a tag manager, published from the default branch on a domain of its own. */
+  analytics: (): Promise<BuiltSite> => buildFixture('docs-empty', {
+    config: { scripts: { vendorAnalytics: 'G-ONLY1', altAnalytics: 'https://stats.example.com' } },
+    context: { published: true, defaultBranch: true, customDomain: true },
+    site: 'https://acme.example.org',
+  }),
   /** Flat sidebar, site-wide noindex, socialPreview false, DocSearch off.... */
   variant: (): Promise<BuiltSite> => buildFixture('docs-empty', {
     config: {
