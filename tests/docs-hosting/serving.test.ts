@@ -12,7 +12,7 @@ import { restClient, type Rest } from '../helpers/rest.ts';
 import { breakDatabase, createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
 
 /** The service's own notice pages: an inline style, nothing else. */
-const NOTICE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+const NOTICE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
 
 let server: TestServer;
 let rest: Rest;
@@ -129,9 +129,20 @@ describe('headers', () => {
     expect((await page('/acme/served/guide')).headers['x-robots-tag']).toBeUndefined();
     expect((await page('/acme/served~main/guide')).headers['x-robots-tag']).toBe('noindex');
   });
-  it('an SVG is sandboxed; a page is not (its policy is in the page)', async () => {
-    expect((await page('/acme/served/images/logo.svg')).headers['content-security-policy']).toMatch(/sandbox$/);
-    expect((await page('/acme/served/guide')).headers['content-security-policy']).toBeUndefined();
+  it('an SVG is sandboxed, and shown as text when opened as a document; a page carries the policy of its meta, framed by its own origin only', async () => {
+    const svg = await page('/acme/served/images/logo.svg');
+    expect([svg.headers['content-type'], svg.headers['content-security-policy'], svg.headers.vary]).toEqual([
+      'image/svg+xml',
+      "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox; frame-ancestors 'self'",
+      'Accept-Encoding, Sec-Fetch-Dest',
+    ]);
+    for (const dest of ['document', 'iframe', 'embed', 'object']) {
+      expect((await page('/acme/served/images/logo.svg', { headers: { 'sec-fetch-dest': dest } })).headers['content-type'], dest).toBe('text/plain; charset=utf-8');
+    }
+    expect((await page('/acme/served/images/logo.svg', { headers: { 'sec-fetch-dest': 'image' } })).headers['content-type']).toBe('image/svg+xml');
+    const guide = await page('/acme/served/guide');
+    const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(guide.text)![1];
+    expect([guide.headers['content-security-policy'], guide.headers['x-frame-options']]).toEqual([`${meta}; frame-ancestors 'self'`, 'SAMEORIGIN']);
   });
 });
 
@@ -212,12 +223,12 @@ describe('origins written into pages', () => {
 });
 
 describe('what only the default branch, or only a domain of its own, carries', () => {
-  it('analytics and site verification on the default branch; the alternative analytics only on a vanity host; none on previews', async () => {
+  it('site verification on the default branch; analytics only on a vanity host (a domain of its own) of the default branch; none on previews', async () => {
     const ANALYTICS = 'googletagmanager.com/gtag/js?id=G-SERVED';
     const VERIFICATION = '<meta name="google-site-verification" content="served-verification">';
     const ALT = 'data-analytics="alt"';
     const carries = (text: string) => [text.includes(ANALYTICS), text.includes(VERIFICATION), text.includes(ALT)];
-    expect(carries((await page('/acme/served/guide')).text)).toEqual([true, true, false]);
+    expect(carries((await page('/acme/served/guide')).text)).toEqual([false, true, false]);
     expect(carries((await page('/served/guide', { host: 'acme.docs.test' })).text)).toEqual([true, true, true]);
     expect(carries((await page('/acme/served~main/guide')).text)).toEqual([false, false, false]);
     expect(carries((await page('/served~main/guide', { host: 'acme.docs.test' })).text)).toEqual([false, false, false]);

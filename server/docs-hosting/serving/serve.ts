@@ -43,15 +43,24 @@ const RESOLVED = new Set(['html', 'css', 'js', 'mjs', 'json', 'txt', 'md', 'xml'
  */
 const SANDBOXED = new Set(['svg', 'xml', 'xsl', 'xslt']);
 const SANDBOX_POLICY = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
+/** `Sec-Fetch-Dest` of a request that opens a file as a document of its own (not an image in a page). */
+const OPENED = new Set(['document', 'iframe', 'frame', 'embed', 'object']);
 /** The service's own notice pages: an inline style, nothing else. */
-const NOTICE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+const NOTICE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+/**
+ * Only pages of the same origin may frame a site's pages (no clickjacking through a page of another site); a meta
+ * policy cannot say it, so every page's header adds it to the policy its meta carries.
+ */
+const FRAME_ANCESTORS = "frame-ancestors 'self'";
+/** The policy a built page carries in its `<head>` (sites/builder/csp.ts), as served. */
+const PAGE_POLICY = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/;
 
 /** Content-hashed by Astro: the same URL never changes. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Everything else may change with the next publish: cached, but asked again each time (ETag). */
 const REVALIDATE = 'public, max-age=0, must-revalidate';
 
-type Body = { data: Buffer; etag: string; gzip: boolean };
+type Body = { data: Buffer; etag: string; gzip: boolean; policy?: string | undefined };
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -88,8 +97,22 @@ function notice(res: ServerResponse, status: number, title: string, paragraphs: 
   }<title>${escapeHtml(title)}</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1f2328}code{background:#f3f4f6;padding:0 .25em}</style></head><body><main><h1>${escapeHtml(
     title,
   )}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</main></body></html>`;
-  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Security-Policy': NOTICE_POLICY, ...headers }).end(body);
+  res
+    .writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Security-Policy': NOTICE_POLICY, 'X-Content-Type-Options': 'nosniff', 'X-Frame-Options': 'SAMEORIGIN', ...headers })
+    .end(body);
   return true;
+}
+
+/**
+ * The Content-Security-Policy header of a file as served: a page's is the policy its meta carries plus
+ * frame-ancestors (a CDN or proxy sees it, and it covers the bytes before the meta); an HTML file without one, or a
+ * file that can carry script (SANDBOXED), is sandboxed; other files need none.
+ */
+function pagePolicy(path: string, text: string | undefined): string | undefined {
+  const extension = extensionOf(path);
+  if (extension !== 'html' && !SANDBOXED.has(extension)) return undefined;
+  const meta = extension === 'html' && text !== undefined ? PAGE_POLICY.exec(text)?.[1] : undefined;
+  return `${meta ?? SANDBOX_POLICY}; ${FRAME_ANCESTORS}`;
 }
 
 export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions = {}) {
@@ -104,10 +127,11 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
     const cached = bodies.get(key);
     if (cached) return cached;
     const stored = (await sites.file(site.build, path))!;
-    const data = resolve ? Buffer.from(resolveHosted(stored.toString('utf8'), site.served)) : stored;
+    const text = resolve ? resolveHosted(stored.toString('utf8'), site.served) : undefined;
+    const data = text === undefined ? stored : Buffer.from(text);
     const compress = gzip && resolve && data.length > 1024;
     const etag = `"${createHash('sha256').update(blob).update(variant).digest('base64url').slice(0, 27)}${compress ? '-gz' : ''}"`;
-    const made = { data: compress ? gzipSync(data) : data, etag, gzip: compress };
+    const made = { data: compress ? gzipSync(data) : data, etag, gzip: compress, policy: pagePolicy(path, text) };
     bodies.set(key, made);
     return made;
   }
@@ -115,13 +139,16 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
   async function send(req: IncomingMessage, res: ServerResponse, site: ServedSite, path: string, status = 200): Promise<true> {
     const entry = site.build.files.get(path)!;
     const gzip = acceptsGzip(req.headers['accept-encoding']);
-    const { data, etag, gzip: gzipped } = await body(site, path, entry.blob, gzip);
+    const { data, etag, gzip: gzipped, policy } = await body(site, path, entry.blob, gzip);
+    const sandboxed = SANDBOXED.has(extensionOf(path));
+    // Opened as a document, such a file is shown as text: its script cannot run even where its policy is lost.
+    const asText = sandboxed && OPENED.has(String(req.headers['sec-fetch-dest']));
     return answer(req, res, site, status, data, {
-      'Content-Type': CONTENT_TYPES[extensionOf(path)] ?? 'application/octet-stream',
+      'Content-Type': asText ? 'text/plain; charset=utf-8' : (CONTENT_TYPES[extensionOf(path)] ?? 'application/octet-stream'),
       'Cache-Control': status === 200 && path.startsWith('_astro/') ? IMMUTABLE : REVALIDATE,
       ETag: etag,
-      Vary: 'Accept-Encoding',
-      ...(SANDBOXED.has(extensionOf(path)) ? { 'Content-Security-Policy': SANDBOX_POLICY } : {}),
+      Vary: sandboxed ? 'Accept-Encoding, Sec-Fetch-Dest' : 'Accept-Encoding',
+      ...(policy ? { 'Content-Security-Policy': policy, 'X-Frame-Options': 'SAMEORIGIN' } : {}),
       ...(gzipped ? { 'Content-Encoding': 'gzip' } : {}),
     });
   }
