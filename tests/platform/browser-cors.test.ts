@@ -55,6 +55,9 @@ describe.skipIf(!HAS_CHROMIUM)('the API in a browser', () => {
   it("Swagger UI's Try it out at http://127.0.0.1:<port>/reference calls that address and shows the answer", async () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const page = await context.newPage();
+    // The page's Content-Security-Policy lets Swagger UI do all of this: the browser reports nothing it refused.
+    const refused: string[] = [];
+    page.on('console', (message) => /Content.Security.Policy|Refused to/i.test(message.text()) && refused.push(message.text()));
     await page.goto(`${server.url}/reference`);
     const operation = page.locator('#operations-Agents-agents-search');
     await operation.locator('.opblock-summary').click();
@@ -65,6 +68,8 @@ describe.skipIf(!HAS_CHROMIUM)('the API in a browser', () => {
     expect(await operation.locator('.request-url').textContent()).toContain(`${server.url}/api/agents/search`);
     expect(await operation.locator('.live-responses-table').innerText()).toContain('"agents"');
     expect(requested.filter((line) => line.includes('/api/agents/search'))).toEqual([`GET ${server.url}/api/agents/search?limit=20&offset=0`]);
+    expect(await page.evaluate(() => (globalThis as { document?: { title: string } }).document?.title)).toBe('API reference');
+    expect(refused).toEqual([]);
     await page.close();
   });
 

@@ -159,6 +159,16 @@ describe('GET /reference', () => {
     expect(html).toMatch(/^<!doctype html>/i);
   });
 
+  it('runs only its own files, in no frame, and no file of it is sniffed as another type', async () => {
+    const { res, assets } = await referencePage();
+    const policy = res.headers.get('content-security-policy') ?? '';
+    expect(policy.split('; ')).toEqual(expect.arrayContaining(["default-src 'none'", "script-src 'self'", "connect-src 'self'", "base-uri 'none'", "frame-ancestors 'none'"]));
+    expect(policy).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline|\*/);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    for (const asset of assets) expect((await fetch(new URL(asset, server.url))).headers.get('x-content-type-options'), asset).toBe('nosniff');
+  });
+
   it('loads its scripts and styles from our own origin only', async () => {
     const { html, assets } = await referencePage();
     expect(assets.length).toBeGreaterThan(0);
