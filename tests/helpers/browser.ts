@@ -30,11 +30,11 @@ export const NO_CHROMIUM = `${MISSING}: browser tests skipped`;
 // In CI a missing browser is a failure, never a quiet skip of the browser tests.
 if (!HAS_CHROMIUM && process.env.CI) throw new Error(`${MISSING}; CI runs every browser test`);
 
-/** Headless chromium that never reaches for the network by itself (this machine is offline). */
-export function launchChromium(): Promise<Browser> {
+/** Headless chromium that never reaches for the network by itself (this machine is offline); `args` are added. */
+export function launchChromium(args: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...args],
   });
 }
 
