@@ -31,7 +31,8 @@ export interface MarketplaceClientOptions {
 
 /**
  * Typed client of the marketplace API (native tRPC under the hood). Every HTTP request is signed as
- * sent (`METHOD:/trpc/...:timestamp`), one call per request so that each signature is used once.
+ * sent, with the server's host and the body (`v2:METHOD:host/trpc/...:timestamp:body SHA-256`), one call per
+ * request so that each signature is used once.
  * Failures throw ApiError with the server's code (`AGENT_NOT_FOUND`, `INVALID_SIGNATURE`, ...).
  */
 export function createMarketplaceClient({ baseUrl, wallet, fetch: fetchImpl = globalThis.fetch }: MarketplaceClientOptions) {
@@ -40,7 +41,7 @@ export function createMarketplaceClient({ baseUrl, wallet, fetch: fetchImpl = gl
   const signedFetch: typeof fetch = async (input, init = {}) => {
     if (!signer) return fetchImpl(input, init);
     const url = new URL(input instanceof Request ? input.url : String(input));
-    return fetchImpl(url, await signInit(signer, url.pathname + url.search, init));
+    return fetchImpl(url, await signInit(signer, url.pathname + url.search, init, url.host));
   };
   const trpc = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${origin}/trpc`, fetch: signedFetch })] });
   const { agents, conversations, orders, payments } = trpc;

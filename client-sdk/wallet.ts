@@ -14,7 +14,21 @@ export interface WalletSigner {
   sign(message: Uint8Array): Promise<Uint8Array> | Uint8Array;
 }
 
-export type WalletHeaders = Record<'X-Wallet-Address' | 'X-Signature' | 'X-Timestamp', string>;
+/** The signature headers; `X-Body-SHA256` with a v2 signature (which binds the server's host and the body). */
+export type WalletHeaders = Record<'X-Wallet-Address' | 'X-Signature' | 'X-Timestamp', string> & { 'X-Body-SHA256'?: string };
+
+export interface SigningOptions {
+  /** The timestamp to sign, Unix ms. Default: now, strictly increasing per signer. */
+  now?: number;
+  /**
+   * The server's host as the request addresses it (`new URL(baseUrl).host`; PUBLIC_BASE_URL's host behind a proxy).
+   * Given, the v2 message is signed: `v2:METHOD:HOST URL:TIMESTAMP:BODY_SHA256`, so the signature is good for this
+   * host and this body only.
+   */
+  host?: string;
+  /** With `host`: the exact body that will be sent (a string goes as UTF-8); none is an empty body. */
+  body?: string | Uint8Array;
+}
 
 /** A signer holding a 64-byte Ed25519 secret key (tweetnacl / Solana keypair format: seed + public key). */
 export function keypairSigner(secretKey: Uint8Array): WalletSigner {
@@ -37,34 +51,65 @@ export function generateKeypair(): { address: string; secretKey: Uint8Array } {
 }
 
 /**
- * The three authentication headers for one request. `url` is the request target as it will be sent
- * (path + query, e.g. `/api/orders?status=PAID`); the message signed is `${METHOD}:${url}:${timestamp}`.
+ * The authentication headers for one request. `url` is the request target as it will be sent (path + query, e.g.
+ * `/api/orders?status=PAID`). Signed is `${METHOD}:${url}:${timestamp}` (v1), or with `options.host` the v2 message,
+ * which adds `X-Body-SHA256`. A number for `options` is the timestamp (`now`), as before.
  */
 export async function signedHeaders(
   signer: WalletSigner,
   method: string,
   url: string,
-  now?: number,
+  options: number | SigningOptions = {},
 ): Promise<WalletHeaders> {
+  const { now, host, body } = typeof options === 'number' ? { now: options } : options;
   const timestamp = String(now === undefined ? nextTimestamp(signer) : Math.floor(now));
-  const message = new TextEncoder().encode(`${method.toUpperCase()}:${url}:${timestamp}`);
-  const signature = await signer.sign(message);
+  const bodySha256 = host === undefined ? undefined : await sha256Hex(typeof body === 'string' ? new TextEncoder().encode(body) : (body ?? new Uint8Array()));
+  const text =
+    host === undefined || bodySha256 === undefined
+      ? `${method.toUpperCase()}:${url}:${timestamp}`
+      : `v2:${method.toUpperCase()}:${host.toLowerCase()}${url}:${timestamp}:${bodySha256}`;
+  const signature = await signer.sign(new TextEncoder().encode(text));
   return {
     'X-Wallet-Address': signer.address,
     'X-Signature': bs58.encode(signature),
     'X-Timestamp': timestamp,
+    ...(bodySha256 === undefined ? {} : { 'X-Body-SHA256': bodySha256 }),
   };
 }
 
 /**
- * `init` with the method upper-cased (as signed: fetch does not upper-case `patch`) and the three
- * authentication headers for `signedUrl` (path + query as the server receives it) set over the caller's.
+ * Lower-case hex SHA-256 by WebCrypto (Node, and browsers in secure contexts); undefined where there is none (a page
+ * served over plain http from another host than localhost), where the v1 message is signed instead.
  */
-export async function signInit(signer: WalletSigner, signedUrl: string, init: RequestInit = {}): Promise<RequestInit> {
+async function sha256Hex(bytes: Uint8Array): Promise<string | undefined> {
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) return undefined;
+  const digest = new Uint8Array(await subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * `init` with the method upper-cased (as signed: fetch does not upper-case `patch`) and the authentication headers
+ * for `signedUrl` (path + query as the server receives it) set over the caller's. With `host` (the server's), the
+ * v2 message binds that host and `init.body` too: a body the signature could not cover (FormData, a stream) is
+ * refused with a TypeError.
+ */
+export async function signInit(signer: WalletSigner, signedUrl: string, init: RequestInit = {}, host?: string): Promise<RequestInit> {
   const method = (init.method ?? 'GET').toUpperCase();
   const headers = new Headers(init.headers);
-  for (const [name, value] of Object.entries(await signedHeaders(signer, method, signedUrl))) headers.set(name, value);
+  const options = host === undefined ? {} : { host, ...(init.body == null ? {} : { body: await bodyBytes(init.body) }) };
+  for (const [name, value] of Object.entries(await signedHeaders(signer, method, signedUrl, options))) headers.set(name, value);
   return { ...init, method, headers };
+}
+
+/** The bytes fetch will send for `body`, for the kinds whose bytes are known before sending. */
+async function bodyBytes(body: NonNullable<RequestInit['body']>): Promise<string | Uint8Array> {
+  if (typeof body === 'string') return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  if (typeof Blob !== 'undefined' && body instanceof Blob) return new Uint8Array(await body.arrayBuffer());
+  if (body instanceof URLSearchParams) return body.toString();
+  throw new TypeError('A signed body must be a string, bytes, a Blob or URLSearchParams: FormData and streams are not known before they are sent');
 }
 
 const lastTimestamps = new WeakMap<WalletSigner, number>();
@@ -83,10 +128,10 @@ function nextTimestamp(signer: WalletSigner): number {
  * A small REST helper for third parties that only want the signed fetch:
  * `const api = createSignedFetch(signer, 'https://marketplace.example'); await api('/api/orders?status=PAID')`.
  *
- * It signs `METHOD:path:timestamp`, where path is the path + query relative to `baseUrl` in the form
- * the request puts on the wire (so `/a b` is signed as `/a%20b`, as the server receives it), sends
- * the method upper-cased as signed, and adds `Content-Type: application/json` when a body is given
- * without a content type.
+ * It signs the v2 message `v2:METHOD:host path:timestamp:body SHA-256`, where host is `baseUrl`'s and path is the
+ * path + query relative to `baseUrl` in the form the request puts on the wire (so `/a b` is signed as `/a%20b`, as
+ * the server receives it), sends the method upper-cased as signed, and adds `Content-Type: application/json` when a
+ * body is given without a content type.
  */
 export function createSignedFetch(
   signer: WalletSigner,
@@ -102,7 +147,7 @@ export function createSignedFetch(
     const target = new URL(base + path);
     const inBase = target.pathname === basePath || target.pathname.startsWith(`${basePath}/`);
     if (!inBase) throw new TypeError(`path "${path}" leaves baseUrl "${baseUrl}"`);
-    const signed = await signInit(signer, target.pathname.slice(basePath.length) + target.search, init);
+    const signed = await signInit(signer, target.pathname.slice(basePath.length) + target.search, init, target.host);
     const headers = signed.headers as Headers;
     if (init.body != null && !headers.has('content-type')) headers.set('content-type', 'application/json');
     return fetchImpl(target.href, signed);

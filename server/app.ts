@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { TRPCError } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { appRouter, subscriptionRouter } from '../routers/index.ts';
 import { docsJsonSchemaText } from '../sites/index.ts';
@@ -13,7 +14,7 @@ import { createEventChannels, type EventChannelOptions } from './marketplace/eve
 import { createMarketplace } from './marketplace/index.ts';
 import { defaultDocsConfig, type Config } from './platform/config.ts';
 import { openDatabase, type Database } from './platform/db/orm.ts';
-import { MAX_BODY_BYTES } from './platform/http/body.ts';
+import { bodyProblem, MAX_BODY_BYTES, readBodyAhead } from './platform/http/body.ts';
 import { requestContext } from './platform/http/context.ts';
 import { createRequestLogger } from './platform/http/request-log.ts';
 import { createCors } from './platform/http/cors.ts';
@@ -79,7 +80,14 @@ export async function startServer(given: Config & { events?: EventBusOptions & E
     router: appRouter,
     basePath: '/trpc/',
     maxBodySize: MAX_BODY_BYTES,
-    createContext: ({ req, res }) => requestContext(services, req, res),
+    createContext: ({ req, res }) => {
+      const problem = bodyProblem(req);
+      if (problem) {
+        res.setHeader('Connection', 'close'); // the rest of the body is left unread
+        throw new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: problem.message, cause: problem });
+      }
+      return requestContext(services, req, res);
+    },
     onError: ({ error, path }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') log.error({ err: error.cause ?? error, path }, 'tRPC call failed');
     },
@@ -100,7 +108,10 @@ export async function startServer(given: Config & { events?: EventBusOptions & E
     if (req.method === 'GET' && (await serveReference(path, res))) return;
     // The API and its description, for browser apps on other origins too (CORS_ORIGINS): preflights end here.
     if (cors(req, res)) return;
-    if (path === '/trpc' || path.startsWith('/trpc/')) return trpc(req, res);
+    if (path === '/trpc' || path.startsWith('/trpc/')) {
+      await readBodyAhead(req);
+      return trpc(req, res);
+    }
     if (req.method === 'GET' && path === '/openapi.json') return res.writeHead(200, { 'Content-Type': 'application/json' }).end(openapi);
     if (req.method === 'GET' && path === '/health') return json(res, 200, { status: 'ok' });
     return rest(req, res);

@@ -8,7 +8,7 @@ import { middleware } from '../trpc.ts';
  * allowances). Either way the answer carries X-RateLimit headers.
  */
 export const requireWallet = middleware(async ({ ctx, meta, next }) => {
-  const proof = await ctx.services.walletAuth.authenticate({ method: ctx.method, url: ctx.url, headers: ctx.headers });
+  const proof = await ctx.services.walletAuth.authenticate({ method: ctx.method, url: ctx.url, headers: ctx.headers, host: ctx.host, body: ctx.body });
   await enforceRateLimit(ctx.services.rateLimiter, ctx.res, meta?.rateLimit, 'wallet' in proof ? proof.wallet : ipKey(ctx.ip));
   if ('failure' in proof) throw proof.failure;
   if (ctx.method.toUpperCase() !== 'GET') await enforceIpCeiling(ctx.services.rateLimiter, ctx.res, meta?.rateLimit, ctx.ip);

@@ -1,4 +1,4 @@
-import { createPublicKey, verify as cryptoVerify, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import bs58 from 'bs58';
 import { LRUCache } from 'lru-cache';
 
@@ -8,7 +8,7 @@ import { LRUCache } from 'lru-cache';
  * shared state (a database table) and lives with the caller, not here.
  */
 
-export type SignatureFailure = 'missing' | 'malformed' | 'expired' | 'wrong';
+export type SignatureFailure = 'missing' | 'malformed' | 'expired' | 'wrong' | 'wrong_host' | 'body_mismatch';
 
 /** The only error `verify` throws for client input; `reason` becomes `details.reason` of INVALID_SIGNATURE. */
 export class WalletSignatureError extends Error {
@@ -27,10 +27,17 @@ export interface SignedRequest {
   url: string;
   /** Node's `req.headers` (lower-case names) or any similar record. */
   headers: Record<string, string | string[] | undefined>;
+  /** The request's Host header: this deployment's host in a v2 message unless PUBLIC_BASE_URL names it. */
+  host?: string | undefined;
+  /** The body's bytes exactly as received (none: an empty body); a v2 message signs their SHA-256. */
+  body?: Uint8Array | undefined;
 }
 
 export interface WalletVerifierOptions {
-  /** PUBLIC_BASE_URL; when set, `${publicBaseUrl}${url}` is accepted as the signed URL too. */
+  /**
+   * PUBLIC_BASE_URL; when set, `${publicBaseUrl}${url}` is accepted as the signed URL of a v1 message too, and its
+   * host is the only one a v2 message may name.
+   */
   publicBaseUrl?: string;
   now?: () => number;
   /** Oldest accepted timestamp, in ms before now. Default 5 minutes. */
@@ -52,10 +59,58 @@ export const WALLET_HEADERS = {
   wallet: 'x-wallet-address',
   signature: 'x-signature',
   timestamp: 'x-timestamp',
+  /** Optional: sending it makes the signed message v2 (the host and this digest of the body signed too). */
+  bodyDigest: 'x-body-sha256',
 } as const;
+
+/** X-Body-SHA256 of a request without a body: the SHA-256 of no bytes. */
+export const EMPTY_BODY_SHA256 = createHash('sha256').digest('hex');
+
+/**
+ * The two messages a wallet may sign (docs/marketplace.md "Signed requests"). v1 binds the method, the URL and the
+ * time only, so a captured unused signature carries any body to any deployment that shares the paths; v2 also binds
+ * the deployment's host and the body's SHA-256. A v1 message starts with an upper-case method, so none reads as v2.
+ */
+export const signedMessage = {
+  v1: (method: string, url: string, timestamp: string) => `${method}:${url}:${timestamp}`,
+  v2: (method: string, host: string, url: string, timestamp: string, bodySha256: string) =>
+    `v2:${method}:${host}${url}:${timestamp}:${bodySha256}`,
+};
 
 /** A timestamp at most 5 minutes old and at most 30 s ahead (docs/marketplace.md "Clock window and single use"). */
 export const SIGNATURE_WINDOW = { maxAgeMs: 300_000, maxAheadMs: 30_000 } as const;
+
+/**
+ * The query parameters that stand for the signature headers in a URL that carries its own proof (`/ws`: browsers
+ * cannot give a WebSocket headers). `wallet` stands for X-Wallet-Address and stays in the signed URL.
+ */
+const QUERY_PROOF = new Map([
+  ['timestamp', WALLET_HEADERS.timestamp],
+  ['signature', WALLET_HEADERS.signature],
+  ['body_sha256', WALLET_HEADERS.bodyDigest],
+]);
+
+/**
+ * A request target with its proof in the query (`/ws?wallet=A&since=5&timestamp=T&signature=S`) as the request the
+ * wallet signed: its URL is the target as sent without the `timestamp`, `signature` and `body_sha256` parameters, so
+ * every other parameter (`since` too) is signed, whatever their order. Repeated proof parameters stay repeated
+ * (refused as malformed).
+ */
+export function proofFromQuery(target: string): Pick<SignedRequest, 'url' | 'headers'> {
+  const at = target.indexOf('?');
+  if (at < 0) return { url: target, headers: {} };
+  const headers: Record<string, string[]> = {};
+  const signed: string[] = [];
+  for (const pair of target.slice(at + 1).split('&')) {
+    // Decoded as the server's query parsing decodes it, so `%74imestamp` is the timestamp here too.
+    const [name, value] = [...new URLSearchParams(pair)][0] ?? ['', ''];
+    const proofHeader = QUERY_PROOF.get(name) ?? (name === 'wallet' ? WALLET_HEADERS.wallet : undefined);
+    if (proofHeader) (headers[proofHeader] ??= []).push(value);
+    if (!QUERY_PROOF.has(name)) signed.push(pair);
+  }
+  const once = Object.fromEntries(Object.entries(headers).map(([name, values]) => [name, values.length === 1 ? values[0] : values]));
+  return { url: signed.length ? `${target.slice(0, at)}?${signed.join('&')}` : target.slice(0, at), headers: once };
+}
 
 // Base58 of n bytes is at most ceil(n * log(256) / log(58)) characters. Checking the length before
 // decoding keeps a huge header from costing quadratic base58 work.
@@ -63,6 +118,8 @@ const MAX_ADDRESS_CHARS = 44;
 const MAX_SIGNATURE_CHARS = 88;
 // Unix ms fits in 16 digits until the year 2286; safe integers have at most 16 digits.
 const TIMESTAMP_PATTERN = /^[0-9]{1,16}$/;
+// Lower case only: the header's text is signed, so one digest must have one spelling.
+const BODY_DIGEST_PATTERN = /^[0-9a-f]{64}$/;
 
 // DER SubjectPublicKeyInfo header for an Ed25519 key; followed by the raw 32-byte key.
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
@@ -143,6 +200,8 @@ export function createWalletVerifier(options: WalletVerifierOptions = {}) {
   const maxAgeMs = options.maxAgeMs ?? SIGNATURE_WINDOW.maxAgeMs;
   const maxAheadMs = options.maxAheadMs ?? SIGNATURE_WINDOW.maxAheadMs;
   const publicBaseUrl = options.publicBaseUrl?.replace(/\/$/, '');
+  // PUBLIC_BASE_URL names the deployment: a v2 message must name its host, whatever Host header a proxy passes on.
+  const publicHost = publicBaseUrl ? new URL(publicBaseUrl).host : undefined;
   // A signed GET may be sent again and again within its window (a client polling a list): the exact headers,
   // method and URL that verified once verify again, so the Ed25519 check is skipped; the clock is still checked.
   const verified = new LRUCache<string, VerifiedSignature>({
@@ -161,53 +220,101 @@ export function createWalletVerifier(options: WalletVerifierOptions = {}) {
     }
   }
 
+  /**
+   * Checks the signature of a request whose headers were read: formats first ('malformed'), then the clock, then
+   * Ed25519 over each message the request may have signed.
+   */
+  function verifySignature(req: SignedRequest, proof: Proof): VerifiedSignature {
+    const key = publicKeyFor(proof.wallet);
+    const signature = decodeBase58(proof.signature, MAX_SIGNATURE_CHARS);
+    if (!signature || signature.length !== 64) {
+      throw new WalletSignatureError('malformed', 'X-Signature is not base58 of 64 bytes');
+    }
+    const timestamp = Number(proof.timestamp);
+    if (!TIMESTAMP_PATTERN.test(proof.timestamp) || !Number.isSafeInteger(timestamp)) {
+      throw new WalletSignatureError('malformed', 'X-Timestamp is not Unix time in milliseconds (decimal digits)');
+    }
+    if (proof.bodyDigest !== undefined && !BODY_DIGEST_PATTERN.test(proof.bodyDigest)) {
+      throw new WalletSignatureError('malformed', 'X-Body-SHA256 is not a SHA-256 in lower-case hex (64 digits)');
+    }
+
+    checkClock(timestamp);
+
+    const { method, host, bodyDigest } = proof;
+    const signs = (message: string) => verifyEd25519(message, key, signature);
+    if (bodyDigest === undefined) {
+      const urls = publicBaseUrl ? [req.url, `${publicBaseUrl}${req.url}`] : [req.url];
+      const message = urls.map((url) => signedMessage.v1(method, url, proof.timestamp)).find(signs);
+      if (message !== undefined) return { wallet: proof.wallet, timestamp, message };
+      throw new WalletSignatureError('wrong', 'Signature does not match X-Wallet-Address, method, URL and timestamp');
+    }
+    if (host === undefined) throw new WalletSignatureError('wrong_host', 'No Host header to check a v2 signature against');
+    const v2 = (signedHost: string) => signedMessage.v2(method, signedHost, req.url, proof.timestamp, bodyDigest);
+    if (signs(v2(host))) return { wallet: proof.wallet, timestamp, message: v2(host) };
+    // Behind PUBLIC_BASE_URL, a client that called this server by another name signed that name: say so.
+    const called = req.host?.toLowerCase();
+    if (called !== undefined && called !== host && signs(v2(called))) {
+      throw new WalletSignatureError('wrong_host', `Signed for host ${called}, but this deployment is ${host}: sign for that host`);
+    }
+    throw new WalletSignatureError('wrong', 'Signature does not match X-Wallet-Address, method, host, URL, timestamp and X-Body-SHA256');
+  }
+
   return {
     /** Returns the authenticated wallet or throws WalletSignatureError (never anything else for client input). */
     verify(req: SignedRequest): VerifiedSignature {
-      const values = {
-        'X-Wallet-Address': header(req.headers, WALLET_HEADERS.wallet),
-        'X-Signature': header(req.headers, WALLET_HEADERS.signature),
-        'X-Timestamp': header(req.headers, WALLET_HEADERS.timestamp),
-      };
-      // An empty header carries nothing: report it as missing, like an absent one.
-      const missing = Object.entries(values).filter(([, value]) => value === undefined || value === '');
-      if (missing.length > 0) {
-        throw new WalletSignatureError('missing', `Missing ${missing.map(([name]) => name).join(', ')} header`);
-      }
-      const wallet = single('X-Wallet-Address', values['X-Wallet-Address']);
-      const signatureText = single('X-Signature', values['X-Signature']);
-      const timestampText = single('X-Timestamp', values['X-Timestamp']);
-      const method = req.method.toUpperCase();
-      const cacheKey = `${wallet}\n${signatureText}\n${timestampText}\n${method}\n${req.url}`;
-      const known = verified.get(cacheKey);
-      if (known) {
-        checkClock(known.timestamp);
-        return known;
-      }
-
-      // Format problems ('malformed') are all reported before the clock is looked at.
-      const key = publicKeyFor(wallet);
-      const signature = decodeBase58(signatureText, MAX_SIGNATURE_CHARS);
-      if (!signature || signature.length !== 64) {
-        throw new WalletSignatureError('malformed', 'X-Signature is not base58 of 64 bytes');
-      }
-      const timestamp = Number(timestampText);
-      if (!TIMESTAMP_PATTERN.test(timestampText) || !Number.isSafeInteger(timestamp)) {
-        throw new WalletSignatureError('malformed', 'X-Timestamp is not Unix time in milliseconds (decimal digits)');
-      }
-
-      checkClock(timestamp);
-
-      const candidates = [`${method}:${req.url}:${timestampText}`, ...(publicBaseUrl ? [`${method}:${publicBaseUrl}${req.url}:${timestampText}`] : [])];
-      const message = candidates.find((candidate) => verifyEd25519(candidate, key, signature));
-      if (message !== undefined) {
-        const result = { wallet, timestamp, message };
+      const proof = readProof(req, publicHost);
+      // Everything the signed message is made of, so that a remembered verification stands for this message only.
+      const v2Parts = proof.bodyDigest === undefined ? [] : [proof.bodyDigest, proof.host ?? ''];
+      const cacheKey = [proof.wallet, proof.signature, proof.timestamp, proof.method, req.url, ...v2Parts].join('\n');
+      let result = verified.get(cacheKey);
+      if (result) checkClock(result.timestamp);
+      else {
+        result = verifySignature(req, proof);
         verified.set(cacheKey, result);
-        return result;
       }
-      throw new WalletSignatureError('wrong', 'Signature does not match X-Wallet-Address, method, URL and timestamp');
+      // The body is checked every time: the cache remembers a signature, never the body it came with.
+      if (proof.bodyDigest !== undefined && sha256Hex(req.body) !== proof.bodyDigest) {
+        throw new WalletSignatureError('body_mismatch', 'The body does not match X-Body-SHA256 (hex SHA-256 of the body bytes as sent)');
+      }
+      return result;
     },
   };
 }
+
+/** What a request claims: the signature headers' values, the method as signed, and the host a v2 message names. */
+interface Proof {
+  wallet: string;
+  signature: string;
+  timestamp: string;
+  /** X-Body-SHA256: present for a v2 message. */
+  bodyDigest: string | undefined;
+  method: string;
+  host: string | undefined;
+}
+
+function readProof(req: SignedRequest, publicHost: string | undefined): Proof {
+  const values = {
+    'X-Wallet-Address': header(req.headers, WALLET_HEADERS.wallet),
+    'X-Signature': header(req.headers, WALLET_HEADERS.signature),
+    'X-Timestamp': header(req.headers, WALLET_HEADERS.timestamp),
+  };
+  // An empty header carries nothing: report it as missing, like an absent one.
+  const missing = Object.entries(values).filter(([, value]) => value === undefined || value === '');
+  if (missing.length > 0) {
+    throw new WalletSignatureError('missing', `Missing ${missing.map(([name]) => name).join(', ')} header`);
+  }
+  const digest = header(req.headers, WALLET_HEADERS.bodyDigest);
+  return {
+    wallet: single('X-Wallet-Address', values['X-Wallet-Address']),
+    signature: single('X-Signature', values['X-Signature']),
+    timestamp: single('X-Timestamp', values['X-Timestamp']),
+    bodyDigest: digest === undefined ? undefined : single('X-Body-SHA256', digest),
+    method: req.method.toUpperCase(),
+    // Clients sign URL.host's spelling (lower case); the deployment's own name when PUBLIC_BASE_URL gives one.
+    host: publicHost ?? req.host?.toLowerCase(),
+  };
+}
+
+const sha256Hex = (bytes: Uint8Array | undefined) => createHash('sha256').update(bytes ?? new Uint8Array()).digest('hex');
 
 export type WalletVerifier = ReturnType<typeof createWalletVerifier>;

@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import bs58 from 'bs58';
 import fc from 'fast-check';
 import nacl from 'tweetnacl';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createSignedFetch,
   generateKeypair,
@@ -13,6 +14,8 @@ import {
 } from '../../client-sdk/wallet.ts';
 import {
   createWalletVerifier,
+  EMPTY_BODY_SHA256,
+  proofFromQuery,
   WalletSignatureError,
   type SignatureFailure,
   type SignedRequest,
@@ -36,6 +39,19 @@ async function signedRequest(
   { signer = alice, at = NOW }: { signer?: WalletSigner; at?: number } = {},
 ): Promise<SignedRequest & { headers: Record<string, string> }> {
   return { method, url, headers: lowerCase(await signedHeaders(signer, method, url, at)) };
+}
+
+const sha256 = (body: string | Uint8Array) => createHash('sha256').update(body).digest('hex');
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+/** A request signed the v2 way, for `host` and `body`, as the server receives it from that host. */
+async function v2Request(
+  method: string,
+  url: string,
+  { host = 'market.example', body, signer = alice, at = NOW }: { host?: string; body?: string; signer?: WalletSigner; at?: number } = {},
+): Promise<SignedRequest & { headers: Record<string, string> }> {
+  const headers = lowerCase(await signedHeaders(signer, method, url, { now: at, host, ...(body === undefined ? {} : { body }) }));
+  return { method, url, headers, host, ...(body === undefined ? {} : { body: bytes(body) }) };
 }
 
 /** The failure reason of `verify`, or 'ok'; anything but a WalletSignatureError is re-thrown. */
@@ -412,6 +428,134 @@ describe('signed URL: path form, or absolute form with PUBLIC_BASE_URL', () => {
   });
 });
 
+describe('v2: the host and the body are signed too (X-Body-SHA256)', () => {
+  const body = '{"agentId":"a","initialMessage":"hello"}';
+
+  it('the SDK signs `v2:<METHOD>:<host><URL>:<TIMESTAMP>:<body SHA-256>` and sends the digest; the server verifies it', async () => {
+    const headers = await signedHeaders(alice, 'post', '/api/conversations', { now: NOW, host: 'Market.Example:8443', body });
+    expect(headers['X-Body-SHA256']).toBe(sha256(body));
+    const message = `v2:POST:market.example:8443/api/conversations:${NOW}:${sha256(body)}`;
+    expect(nacl.sign.detached.verify(bytes(message), bs58.decode(headers['X-Signature']), bs58.decode(alice.address))).toBe(true);
+    const req = { method: 'POST', url: '/api/conversations', headers, host: 'market.example:8443', body: bytes(body) };
+    expect(verifier.verify(req)).toEqual({ wallet: alice.address, timestamp: NOW, message });
+  });
+
+  it('a body other than the one signed is refused as body_mismatch, a digest changed to match it as wrong', async () => {
+    const req = await v2Request('POST', '/api/conversations', { body });
+    const other = bytes('{"agentId":"b","initialMessage":"hello"}');
+    const error = failure({ ...req, body: other });
+    expect([error.reason, error.message]).toEqual(['body_mismatch', 'The body does not match X-Body-SHA256 (hex SHA-256 of the body bytes as sent)']);
+    expect(outcome({ ...req, body: other, headers: { ...req.headers, 'x-body-sha256': sha256(other) } })).toBe('wrong');
+    expect(outcome({ ...req, body: undefined })).toBe('body_mismatch');
+  });
+
+  it('a signature verified once (remembered) is still checked against each body', async () => {
+    const fresh = createWalletVerifier({ now: () => NOW });
+    const req = await v2Request('GET', '/api/orders');
+    expect(outcome(req, fresh)).toBe('ok');
+    expect(outcome({ ...req, body: bytes('{}') }, fresh)).toBe('body_mismatch');
+    expect(outcome(req, fresh)).toBe('ok');
+  });
+
+  it('no body is the digest of no bytes, whether the body is absent or empty', async () => {
+    const req = await v2Request('POST', '/api/orders/1/complete');
+    expect(req.headers['x-body-sha256']).toBe(EMPTY_BODY_SHA256);
+    expect(outcome(req)).toBe('ok');
+    expect(outcome({ ...req, body: new Uint8Array() })).toBe('ok');
+  });
+
+  it('a signature for another host is wrong; the Host header is compared in lower case', async () => {
+    const req = await v2Request('POST', '/api/conversations', { host: 'staging.market.example', body });
+    const error = failure({ ...req, host: 'market.example' });
+    expect([error.reason, error.message]).toEqual(['wrong', 'Signature does not match X-Wallet-Address, method, host, URL, timestamp and X-Body-SHA256']);
+    expect(outcome({ ...req, host: 'STAGING.market.example' })).toBe('ok');
+  });
+
+  it('with PUBLIC_BASE_URL, only its host: whatever Host a proxy passes on; a signature for the Host called is wrong_host', async () => {
+    const behindProxy = createWalletVerifier({ now: () => NOW, publicBaseUrl: 'https://market.example/' });
+    const forPublic = await v2Request('GET', '/api/orders', { host: 'market.example' });
+    expect(outcome({ ...forPublic, host: '127.0.0.1:3000' }, behindProxy)).toBe('ok');
+    const forCalled = await v2Request('GET', '/api/orders', { host: '127.0.0.1:3000' });
+    const error = failure(forCalled, behindProxy);
+    expect([error.reason, error.message]).toEqual(['wrong_host', 'Signed for host 127.0.0.1:3000, but this deployment is market.example: sign for that host']);
+    const forOther = await v2Request('GET', '/api/orders', { host: 'staging.market.example' });
+    expect(outcome({ ...forOther, host: '127.0.0.1:3000' }, behindProxy)).toBe('wrong');
+  });
+
+  it('without a Host header or PUBLIC_BASE_URL there is no host to check: wrong_host', async () => {
+    const req = await v2Request('GET', '/api/orders');
+    expect(outcome({ ...req, host: undefined })).toBe('wrong_host');
+  });
+
+  it('cannot be turned into v1 or back: each form verifies only as itself', async () => {
+    const v2 = await v2Request('POST', '/api/orders', { body });
+    const { 'x-body-sha256': _, ...withoutDigest } = v2.headers;
+    expect(outcome({ ...v2, headers: withoutDigest })).toBe('wrong');
+    const v1 = await signedRequest('POST', '/api/orders');
+    expect(outcome({ ...v1, host: 'market.example', headers: { ...v1.headers, 'x-body-sha256': EMPTY_BODY_SHA256 } })).toBe('wrong');
+    // v1 signatures are still accepted, whatever body and host come with them.
+    expect(outcome({ ...v1, host: 'anywhere.example', body: bytes(body) })).toBe('ok');
+  });
+
+  it.each([
+    ['upper-case hex', () => sha256('x').toUpperCase()],
+    ['63 digits', () => sha256('x').slice(1)],
+    ['base64', () => createHash('sha256').update('x').digest('base64url')],
+    ['empty', () => ''],
+    ['given twice', () => [EMPTY_BODY_SHA256, EMPTY_BODY_SHA256]],
+  ])('an X-Body-SHA256 that is %s is malformed', async (_, value) => {
+    const req = await v2Request('GET', '/api/orders');
+    const error = failure({ ...req, headers: { ...req.headers, 'x-body-sha256': value() } });
+    expect(error.reason).toBe('malformed');
+    expect(error.message).toMatch(/^X-Body-SHA256 is/);
+  });
+
+  it('properties: any bytes round-trip; any changed byte is body_mismatch', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 300 }), fc.nat(), async (body, at) => {
+        const headers = lowerCase(await signedHeaders(alice, 'POST', '/api/orders', { now: NOW, host: 'market.example', body }));
+        const req = { method: 'POST', url: '/api/orders', headers, host: 'market.example', body };
+        expect(outcome(req)).toBe('ok');
+        const changed = Uint8Array.from(body);
+        changed[at % body.length]! ^= 1;
+        expect(outcome({ ...req, body: changed })).toBe('body_mismatch');
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe('a proof in the query string (/ws)', () => {
+  it('signs the URL without timestamp, signature and body_sha256, in the order sent, and reads those as the headers', () => {
+    const target = `/ws?wallet=${alice.address}&since=5&timestamp=${NOW}&signature=abc&body_sha256=${EMPTY_BODY_SHA256}`;
+    expect(proofFromQuery(target)).toEqual({
+      url: `/ws?wallet=${alice.address}&since=5`,
+      headers: { 'x-wallet-address': alice.address, 'x-timestamp': String(NOW), 'x-signature': 'abc', 'x-body-sha256': EMPTY_BODY_SHA256 },
+    });
+    expect(proofFromQuery(`/ws?timestamp=1&since=5&signature=s&wallet=w`).url).toBe('/ws?since=5&wallet=w');
+    expect(proofFromQuery('/ws?%74imestamp=1&signature=s').url).toBe('/ws');
+    expect(proofFromQuery('/ws').url).toBe('/ws');
+  });
+
+  it('keeps repeated proof parameters repeated, so the verifier refuses them', async () => {
+    const req = { method: 'GET', ...proofFromQuery(`/ws?wallet=${alice.address}&timestamp=${NOW}&signature=a&signature=b`) };
+    expect(req.headers['x-signature']).toEqual(['a', 'b']);
+    expect(outcome(req)).toBe('malformed');
+  });
+
+  it('a signature of the old form, `GET:/ws?wallet=<address>:<timestamp>`, is the same message', async () => {
+    const { 'X-Signature': signature } = await signedHeaders(alice, 'GET', `/ws?wallet=${alice.address}`, NOW);
+    const req = { method: 'GET', ...proofFromQuery(`/ws?wallet=${alice.address}&timestamp=${NOW}&signature=${signature}`) };
+    expect(verifier.verify(req).message).toBe(`GET:/ws?wallet=${alice.address}:${NOW}`);
+    // ...but no parameter added after signing goes unsigned.
+    expect(outcome({ method: 'GET', ...proofFromQuery(`/ws?wallet=${alice.address}&timestamp=${NOW}&signature=${signature}&since=0`) })).toBe('wrong');
+  });
+
+  it('names such as __proto__ and constructor are plain parameters', () => {
+    expect(proofFromQuery('/ws?__proto__=1&constructor=2&wallet=w')).toEqual({ url: '/ws?__proto__=1&constructor=2&wallet=w', headers: { 'x-wallet-address': 'w' } });
+  });
+});
+
 describe('SDK keypairs', () => {
   it('generateKeypair gives a 32-byte base58 address matching its 64-byte secret key', () => {
     const { address, secretKey } = generateKeypair();
@@ -441,14 +585,14 @@ describe('createSignedFetch against a node:http server', () => {
 
   beforeAll(async () => {
     server = createServer((req, res) => {
-      let body = '';
-      req.setEncoding('utf8');
-      req.on('data', (chunk: string) => (body += chunk));
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         try {
-          const { wallet, message } = serverVerifier.verify({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+          const body = Buffer.concat(chunks);
+          const { wallet, message } = serverVerifier.verify({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, host: req.headers.host, body });
           res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ wallet, message, contentType: req.headers['content-type'] ?? null, body }));
+          res.end(JSON.stringify({ wallet, message, contentType: req.headers['content-type'] ?? null, body: body.toString() }));
         } catch (error) {
           const reason = error instanceof WalletSignatureError ? error.reason : 'crash';
           res.writeHead(401, { 'content-type': 'application/json' });
@@ -470,7 +614,7 @@ describe('createSignedFetch against a node:http server', () => {
     expect(res.status).toBe(200);
     const json = await echo(res);
     expect(json.wallet).toBe(alice.address);
-    expect(json.message).toMatch(/^GET:\/api\/orders\?status=PAID&limit=5:\d+$/);
+    expect(json.message).toBe(`v2:GET:${new URL(baseUrl).host}/api/orders?status=PAID&limit=5:${json.message.split(':').at(-2)}:${EMPTY_BODY_SHA256}`);
     expect(json.contentType).toBeNull();
   });
 
@@ -480,7 +624,23 @@ describe('createSignedFetch against a node:http server', () => {
     expect(res.status).toBe(200);
     const json = await echo(res);
     expect(json).toMatchObject({ wallet: bob.address, contentType: 'application/json', body: '{"content":"hi"}' });
-    expect(json.message).toMatch(/^POST:\/api\/messages:\d+$/);
+    expect(json.message).toMatch(new RegExp(`^v2:POST:${new URL(baseUrl).host}/api/messages:\\d+:${sha256('{"content":"hi"}')}$`));
+  });
+
+  it('a bodiless POST signs the digest of no bytes', async () => {
+    const res = await createSignedFetch(alice, baseUrl)('/api/orders/1/complete', { method: 'POST' });
+    expect(res.status).toBe(200);
+    expect((await echo(res)).message).toMatch(new RegExp(`^v2:POST:127\\.0\\.0\\.1:\\d+/api/orders/1/complete:\\d+:${EMPTY_BODY_SHA256}$`));
+  });
+
+  it('signs string, bytes, Blob and URLSearchParams bodies as sent; refuses FormData and streams before sending', async () => {
+    const api = createSignedFetch(alice, baseUrl);
+    for (const body of ['{"a":1}', bytes('{"a":1}'), bytes('x{"a":1}').subarray(1), new Blob(['{"a":1}']), new URLSearchParams({ a: '1' })]) {
+      const res = await api('/api/upload', { method: 'POST', body });
+      expect(res.status, String(body)).toBe(200);
+    }
+    await expect(api('/api/upload', { method: 'POST', body: new FormData() })).rejects.toThrow(TypeError);
+    await expect(api('/api/upload', { method: 'POST', body: new Blob(['x']).stream(), duplex: 'half' } as RequestInit)).rejects.toThrow(TypeError);
   });
 
   it('keeps a content type the caller set', async () => {
@@ -493,7 +653,7 @@ describe('createSignedFetch against a node:http server', () => {
     const api = createSignedFetch(alice, baseUrl);
     const res = await api('/api/agents/search?q=code review');
     expect(res.status).toBe(200);
-    expect((await echo(res)).message).toMatch(/^GET:\/api\/agents\/search\?q=code%20review:\d+$/);
+    expect((await echo(res)).message).toMatch(/^v2:GET:127\.0\.0\.1:\d+\/api\/agents\/search\?q=code%20review:\d+:[0-9a-f]{64}$/);
   });
 
   it('the signed headers replace caller headers of the same name', async () => {
@@ -521,9 +681,22 @@ describe('createSignedFetch against a node:http server', () => {
     const [call] = seen;
     expect(call?.url).toBe('https://gateway.example/marketplace/api/orders?status=PAID');
     const headers = Object.fromEntries(call?.headers ?? []);
-    expect(outcome({ method: 'GET', url: '/api/orders?status=PAID', headers }, createWalletVerifier())).toBe('ok');
+    expect(outcome({ method: 'GET', url: '/api/orders?status=PAID', headers, host: 'gateway.example' }, createWalletVerifier())).toBe('ok');
     await expect(api('/../other')).rejects.toThrow(TypeError);
     await expect(api('api/orders')).rejects.toThrow(TypeError);
+  });
+});
+
+describe('without WebCrypto (a browser page served over plain http from another host than localhost)', () => {
+  it('signedHeaders signs the v1 message, which servers still accept', async () => {
+    vi.stubGlobal('crypto', {});
+    try {
+      const headers = await signedHeaders(alice, 'GET', '/api/orders', { now: NOW, host: 'market.example' });
+      expect(Object.keys(headers)).toEqual(['X-Wallet-Address', 'X-Signature', 'X-Timestamp']);
+      expect(verifier.verify({ method: 'GET', url: '/api/orders', headers, host: 'market.example' }).message).toBe(`GET:/api/orders:${NOW}`);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
 

@@ -7,12 +7,16 @@ export const MAX_BODY_DEPTH = 64;
 
 const problems = new WeakMap<IncomingMessage, AppError>();
 const rawBodies = new WeakMap<IncomingMessage, string>();
+const bodyBytes = new WeakMap<IncomingMessage, Buffer>();
 
 /** A body problem found while reading the request, raised later inside the procedure's context. */
 export const bodyProblem = (req: IncomingMessage) => problems.get(req);
 
 /** The body's text exactly as received (webhooks sign it), when it was read. */
 export const rawBody = (req: IncomingMessage) => rawBodies.get(req);
+
+/** The body's bytes exactly as received (a wallet signature's X-Body-SHA256 covers them), when it was read. */
+export const receivedBody = (req: IncomingMessage) => bodyBytes.get(req);
 
 /** `application/json`, any casing, with no charset or UTF-8 (the only one JSON allows, RFC 8259). */
 const JSON_MEDIA_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
@@ -27,21 +31,16 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  */
 export async function readJsonBody(req: IncomingMessage & { body?: unknown }): Promise<void> {
   req.body = undefined;
-  if (req.method === 'GET' || req.method === 'HEAD') return;
-  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-  if (!hasBody) return; // e.g. DELETE; a call that needs a body then fails validation, naming it
+  if (!hasBody(req)) return; // e.g. DELETE; a call that needs a body then fails validation, naming it
   if (!JSON_MEDIA_TYPE.test(req.headers['content-type'] ?? '')) {
     problems.set(req, new AppError('INVALID_REQUEST', 'Content-Type must be application/json'));
     return;
   }
-  const chunks = await collect(req);
-  if (!chunks) {
-    problems.set(req, new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_BODY_BYTES} bytes`));
-    return;
-  }
+  const bytes = await readBytes(req);
+  if (!bytes) return;
   let text: string;
   try {
-    text = utf8.decode(Buffer.concat(chunks));
+    text = utf8.decode(bytes);
   } catch {
     problems.set(req, new AppError('INVALID_REQUEST', 'Request body is not valid UTF-8'));
     return;
@@ -66,6 +65,35 @@ export async function readJsonBody(req: IncomingMessage & { body?: unknown }): P
     return;
   }
   req.body = body;
+}
+
+/**
+ * Reads the body ahead of native tRPC, which would read it itself, so that a wallet signature's X-Body-SHA256 is
+ * checked against the bytes as received. tRPC parses the text it is handed as `req.body`, decoded as it decodes
+ * (UTF-8, a byte-order mark dropped); over 100 kB, a PAYLOAD_TOO_LARGE problem for the context to raise.
+ */
+export async function readBodyAhead(req: IncomingMessage & { body?: unknown }): Promise<void> {
+  if (!hasBody(req)) return;
+  const bytes = await readBytes(req);
+  req.body = bytes ? lenientUtf8.decode(bytes) : '';
+}
+
+const lenientUtf8 = new TextDecoder('utf-8');
+
+/** GET and HEAD bodies are never read; other requests have one when they announce a length or a chunked body. */
+const hasBody = (req: IncomingMessage) =>
+  req.method !== 'GET' && req.method !== 'HEAD' && (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined);
+
+/** The body's bytes (kept for `receivedBody`), or undefined with a PAYLOAD_TOO_LARGE problem when it passes the cap. */
+async function readBytes(req: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks = await collect(req);
+  if (!chunks) {
+    problems.set(req, new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_BODY_BYTES} bytes`));
+    return undefined;
+  }
+  const bytes = Buffer.concat(chunks);
+  bodyBytes.set(req, bytes);
+  return bytes;
 }
 
 /** The body's chunks, or undefined once it passes the cap (the rest is left unread; the connection closes after the answer). */

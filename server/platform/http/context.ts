@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Services } from '../../services.ts';
-import { rawBody } from './body.ts';
+import { rawBody, receivedBody } from './body.ts';
 
 /** What calls may do to their HTTP response. */
 export interface ResponseHeaders {
@@ -17,8 +17,12 @@ export interface Context {
   url: string;
   /** Client address, the rate-limit key of unauthenticated calls. */
   ip: string;
+  /** The Host header (a v2 wallet signature names this deployment's host). */
+  host?: string | undefined;
   /** The request body as received (REST calls with a body; webhook signatures cover it). */
   rawBody?: string | undefined;
+  /** The body's bytes as received (REST and native tRPC calls with a body; X-Body-SHA256 covers them). */
+  body?: Uint8Array | undefined;
   /** For response headers (rate limits). */
   res: ResponseHeaders;
 }
@@ -38,7 +42,9 @@ export function requestContext(services: Services, req: IncomingMessage, res: Re
     method: req.method ?? 'GET',
     url: originalUrls.get(req) ?? req.url ?? '/',
     ip: req.socket.remoteAddress ?? 'unknown',
+    host: req.headers.host,
     rawBody: rawBody(req),
+    body: receivedBody(req),
     res,
   };
 }

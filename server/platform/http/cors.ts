@@ -8,7 +8,7 @@ export type CorsOrigins = '*' | readonly string[];
  * `Authorization: Bearer <API key>`, JSON bodies, the marketplace's wallet signature
  * (server/marketplace/wallet-signature.ts `WALLET_HEADERS`, client-sdk/wallet.ts) and `Idempotency-Key`.
  */
-export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Wallet-Address', 'X-Signature', 'X-Timestamp'] as const;
+export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Wallet-Address', 'X-Signature', 'X-Timestamp', 'X-Body-SHA256'] as const;
 
 /** Response headers clients must be able to read: rate limits, when to retry, whether a POST was a replay. */
 export const CORS_EXPOSED_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Idempotent-Replayed'] as const;

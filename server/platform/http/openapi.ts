@@ -33,7 +33,7 @@ const STATUS_TEXT: Record<Api, Record<number, string>> = {
   },
   marketplace: {
     400: 'INVALID_REQUEST: malformed JSON, wrong content type, body not an object',
-    401: 'INVALID_SIGNATURE: missing, malformed, wrong, expired or replayed wallet signature (`details.reason`)',
+    401: 'INVALID_SIGNATURE: missing, malformed, wrong, expired or replayed wallet signature, signed for another host or another body (`details.reason`)',
     403: 'UNAUTHORIZED_ACCESS: the wallet may not do this',
     404: 'AGENT_NOT_FOUND or CONVERSATION_NOT_FOUND',
     409: 'DUPLICATE_REGISTRATION or INVALID_STATUS_TRANSITION',
@@ -60,7 +60,10 @@ const walletSchemes = {
     type: 'apiKey',
     in: 'header',
     name: 'X-Signature',
-    description: 'Base58 Ed25519 signature of `METHOD:URL:TIMESTAMP` (URL = path and query as sent)',
+    description:
+      'Base58 Ed25519 signature of `METHOD:URL:TIMESTAMP` (URL = path and query as sent), or, when the request carries ' +
+      '`X-Body-SHA256` (lower-case hex SHA-256 of the body bytes as sent; of no bytes without a body), of ' +
+      '`v2:METHOD:<host><URL>:TIMESTAMP:BODY_SHA256` (host = this server\'s, e.g. `api.example.com/api/orders`): then good for this host and body only',
   },
   WalletTimestamp: { type: 'apiKey', in: 'header', name: 'X-Timestamp', description: 'Unix time in ms; at most 5 min old, 30 s ahead' },
 } as const;
