@@ -70,12 +70,27 @@ const socketBase = (baseUrl: string) => baseUrl.replace(/\/+$/, '').replace(/^ht
 /** A connection that lasted this long counts as a success: the next failure starts the backoff over. */
 const STABLE_MS = 5_000;
 
+/**
+ * A `/ws` URL that carries its own proof, good for one connection (or one plain GET): signed is the v2 message of
+ * the URL with `wallet` and `since` (when given) at the server's host; `timestamp`, `signature` and `body_sha256`
+ * carry the proof (docs/events.md). For WebSocket clients of your own; `subscribeToEvents` makes one per attempt.
+ */
+export async function signedEventsUrl(signer: WalletSigner, baseUrl: string, { since, now }: { since?: number; now?: number } = {}): Promise<string> {
+  const query = new URLSearchParams({ wallet: signer.address });
+  if (since !== undefined) query.set('since', String(since));
+  const path = `/ws?${query}`;
+  const headers = await signedHeaders(signer, 'GET', path, { host: new URL(baseUrl).host, ...(now === undefined ? {} : { now }) });
+  const proof = new URLSearchParams({ timestamp: headers['X-Timestamp'], signature: headers['X-Signature'] });
+  if (headers['X-Body-SHA256'] !== undefined) proof.set('body_sha256', headers['X-Body-SHA256']);
+  return `${socketBase(baseUrl)}${path}&${proof}`;
+}
+
 const isFrame = (value: unknown): value is EventFrame =>
   typeof value === 'object' && value !== null && typeof (value as EventFrame).id === 'number' && typeof (value as EventFrame).event === 'string';
 
 /**
  * Receives the wallet's events over `/ws` until `close()`. Every (re)connection is signed afresh
- * (`GET:/ws?wallet=<address>:<timestamp>` in the query) and asks for `since` = the last id delivered,
+ * (`signedEventsUrl`: one URL per request, `since` signed too) and asks for `since` = the last id delivered,
  * so nothing is missed or repeated across reconnects. Without `since`, it starts from the server's position at
  * the first connection (asked over plain HTTP first), so a drop before the first event loses nothing either. A refusal (401/403/422) ends it with an ApiError;
  * anything else (network, server restart, heartbeat timeout, close code 1001 or 4000) is retried.
@@ -84,7 +99,6 @@ export function subscribeToEvents(options: EventSubscriptionOptions): EventSubsc
   const signer = signerOf(options.wallet);
   const WebSocketImpl = options.WebSocket ?? globalThis.WebSocket;
   const fetchImpl = options.fetch ?? globalThis.fetch;
-  const base = socketBase(options.baseUrl);
   let lastEventId = options.since;
   let closed = false;
   let socket: WebSocket | undefined;
@@ -103,21 +117,17 @@ export function subscribeToEvents(options: EventSubscriptionOptions): EventSubsc
     retry = setTimeout(connect, backoffDelay(attempt++, options.reconnect));
   };
 
-  async function signedUrl(): Promise<string> {
-    const headers = await signedHeaders(signer, 'GET', `/ws?wallet=${signer.address}`);
-    const query = new URLSearchParams({ wallet: signer.address, timestamp: headers['X-Timestamp'], signature: headers['X-Signature'] });
-    if (lastEventId !== undefined) query.set('since', String(lastEventId));
-    return `${base}/ws?${query}`;
-  }
+  /** A fresh URL for one request: the server takes each signed URL once. */
+  const signedUrl = () => signedEventsUrl(signer, options.baseUrl, lastEventId === undefined ? {} : { since: lastEventId });
 
   /**
    * What the channel would answer, asked over plain HTTP: an ApiError for a refusal; else undefined (retry), and
    * when it would accept (426), the server's position, so a subscription without `since` starts there and a drop
    * before its first event still resumes without loss.
    */
-  async function probe(url: string): Promise<ApiError | undefined> {
+  async function probe(): Promise<ApiError | undefined> {
     try {
-      const res = await fetchImpl(url.replace(/^ws/, 'http'));
+      const res = await fetchImpl((await signedUrl()).replace(/^ws/, 'http'));
       const body = (await res.json()) as { error?: string; message?: string; details?: Record<string, string>; lastEventId?: unknown };
       if (res.status === 426 && lastEventId === undefined && typeof body.lastEventId === 'number') lastEventId = body.lastEventId;
       if (res.status !== 401 && res.status !== 403 && res.status !== 422) return undefined;
@@ -130,6 +140,14 @@ export function subscribeToEvents(options: EventSubscriptionOptions): EventSubsc
   async function connect() {
     retry = undefined;
     if (closed) return;
+    if (lastEventId === undefined) {
+      const refused = await probe();
+      if (closed) return;
+      if (refused) {
+        closed = true;
+        return report(refused);
+      }
+    }
     let url: string;
     try {
       url = await signedUrl();
@@ -138,15 +156,6 @@ export function subscribeToEvents(options: EventSubscriptionOptions): EventSubsc
       return schedule();
     }
     if (closed) return;
-    if (lastEventId === undefined) {
-      const refused = await probe(url);
-      if (closed) return;
-      if (refused) {
-        closed = true;
-        return report(refused);
-      }
-      if (lastEventId !== undefined) url = await signedUrl();
-    }
     const ws = new WebSocketImpl(url);
     socket = ws;
     let openedAt: number | undefined;
@@ -184,7 +193,7 @@ export function subscribeToEvents(options: EventSubscriptionOptions): EventSubsc
         return schedule();
       }
       // Never opened: refused, or the server is unreachable.
-      void probe(url).then((refused) => {
+      void probe().then((refused) => {
         if (closed) return;
         if (refused) {
           closed = true;
@@ -286,7 +295,7 @@ export interface EventsClientOptions {
 
 /**
  * Typed tRPC subscriptions over `/trpc` (WebSocket). The wallet proof goes in `connectionParams`,
- * signed afresh on every (re)connect (`GET:/trpc:<timestamp>`); a resubscription after a reconnect
+ * signed afresh on every (re)connect (`GET:/trpc` with the server's host, v2); a resubscription after a reconnect
  * carries the last tracked id, so the server replays what was missed.
  *
  *     const client = createEventsClient({ baseUrl, wallet });
@@ -299,8 +308,8 @@ export function createEventsClient({ baseUrl, wallet, reconnect, WebSocket: WebS
   const connection = createWSClient({
     url: `${socketBase(baseUrl)}/trpc`,
     connectionParams: async () => {
-      const headers = await signedHeaders(signer, 'GET', '/trpc');
-      return { 'x-wallet-address': headers['X-Wallet-Address'], 'x-signature': headers['X-Signature'], 'x-timestamp': headers['X-Timestamp'] };
+      const headers = await signedHeaders(signer, 'GET', '/trpc', { host: new URL(baseUrl).host });
+      return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
     },
     retryDelayMs: (attempt) => backoffDelay(attempt, reconnect),
     ...(WebSocketImpl ? { WebSocket: WebSocketImpl } : {}),

@@ -32,10 +32,11 @@ export class WalletAuthService {
   }
 
   /**
-   * Checks the X- headers and, for a non-GET request, uses the signature up: the same (wallet, method,
-   * URL, timestamp) again is refused by whichever process sees it, through a primary key in the database.
+   * Checks the X- headers and, for a non-GET request (or `singleUse`, as `/ws` asks), uses the signature up: the same
+   * (wallet, method, URL, timestamp) again is refused by whichever process sees it, through a primary key in the
+   * database. A request refused for any reason uses nothing up.
    */
-  async authenticate(req: SignedRequest): Promise<WalletProof> {
+  async authenticate(req: SignedRequest, { singleUse = req.method.toUpperCase() !== 'GET' } = {}): Promise<WalletProof> {
     let verified: { wallet: string; timestamp: number };
     try {
       verified = this.#verifier.verify(req);
@@ -43,7 +44,7 @@ export class WalletAuthService {
       if (error instanceof WalletSignatureError) return { failure: invalidSignature(error.reason, error.message) };
       throw error;
     }
-    if (req.method.toUpperCase() === 'GET') return { wallet: verified.wallet };
+    if (!singleUse) return { wallet: verified.wallet };
     const keyHash = createHash('sha256')
       .update(`${verified.wallet}\n${req.method.toUpperCase()}\n${req.url}\n${verified.timestamp}`)
       .digest('hex');

@@ -4,17 +4,25 @@
  */
 import { expect } from 'vitest';
 import WebSocket from 'ws';
-import { signedHeaders, type EventFrame, type WalletSigner } from '../../client-sdk/index.ts';
+import { signedEventsUrl, signedHeaders, type EventFrame, type WalletSigner } from '../../client-sdk/index.ts';
 import { registration, walletFor, type Wallet } from './marketplace.ts';
 
 export const wsBase = (url: string) => url.replace(/^http/, 'ws');
 
-/** `/ws` URL with the query-parameter proof of `signer` (signing `GET:/ws?wallet=<address>:<ts>`). */
-export async function eventsUrl(baseUrl: string, signer: WalletSigner, { since, now }: { since?: number; now?: number } = {}) {
-  const headers = await signedHeaders(signer, 'GET', `/ws?wallet=${signer.address}`, now);
-  const query = new URLSearchParams({ wallet: signer.address, timestamp: headers['X-Timestamp'], signature: headers['X-Signature'] });
+/** A `/ws` URL with the SDK's query-parameter proof of `signer`, good for one connection. */
+export const eventsUrl = (baseUrl: string, signer: WalletSigner, options: { since?: number; now?: number } = {}) => signedEventsUrl(signer, baseUrl, options);
+
+/**
+ * A `/ws` URL with a v1 signature in the query (no host): `GET:<the URL without its proof>:<timestamp>`, `since`
+ * signed; `unsignedSince` is added after signing, as SDKs did before `since` was signed.
+ */
+export async function v1EventsUrl(baseUrl: string, signer: WalletSigner, { since, unsignedSince }: { since?: number; unsignedSince?: number } = {}) {
+  const query = new URLSearchParams({ wallet: signer.address });
   if (since !== undefined) query.set('since', String(since));
-  return `${wsBase(baseUrl)}/ws?${query}`;
+  const headers = await signedHeaders(signer, 'GET', `/ws?${query}`);
+  const proof = new URLSearchParams({ timestamp: headers['X-Timestamp'], signature: headers['X-Signature'] });
+  if (unsignedSince !== undefined) proof.set('since', String(unsignedSince));
+  return `${wsBase(baseUrl)}/ws?${query}&${proof}`;
 }
 
 /** An open `/ws` connection that collects its frames. */

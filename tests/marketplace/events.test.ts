@@ -20,7 +20,7 @@ import { recordEvent } from '../../server/marketplace/events/outbox.ts';
 import { createLogger } from '../../server/platform/logger.ts';
 import { registration, walletFor, type Wallet } from '../helpers/marketplace.ts';
 import { createTestDatabase, testConfig } from '../helpers/server.ts';
-import { eventsUrl, increasing, Listener, newProvider, openConversation, refusal, sendMessage, sleep, wsBase } from '../helpers/events.ts';
+import { eventsUrl, increasing, Listener, newProvider, openConversation, refusal, sendMessage, sleep, v1EventsUrl, wsBase } from '../helpers/events.ts';
 
 const HEARTBEAT_MS = 500;
 
@@ -159,6 +159,57 @@ describe('/ws: who may connect', () => {
     const stranger = walletFor(server.url);
     expect((await fetch((await eventsUrl(server.url, stranger.signer)).replace(/^ws/, 'http'))).status).toBe(403);
     expect((await fetch((await eventsUrl(server.url, provider.signer)).replace(/^ws/, 'http'))).status).toBe(426);
+  });
+});
+
+describe('/ws: each signature opens one connection, with the since it signed', () => {
+  it('the same URL again is refused as replayed; so is the URL a plain GET used', async () => {
+    for (const url of [await v1EventsUrl(server.url, provider.signer), await eventsUrl(server.url, provider.signer)]) {
+      const listener = await Listener.open(url);
+      expect(await refusal(url)).toMatchObject({ status: 401, body: { error: 'INVALID_SIGNATURE', details: { reason: 'replayed' } } });
+      await listener.close();
+      expect((await refusal(url)).body.details).toEqual({ reason: 'replayed' });
+    }
+
+    const asked = await eventsUrl(server.url, provider.signer);
+    expect((await fetch(asked.replace(/^ws/, 'http'))).status).toBe(426);
+    expect((await refusal(asked)).body.details).toEqual({ reason: 'replayed' });
+  });
+
+  it('headers signing the URL as sent are used up too', async () => {
+    const path = `/ws?wallet=${provider.address}&since=0`;
+    const headers = await signedHeaders(provider.signer, 'GET', path);
+    const listener = await Listener.open(wsBase(server.url) + path, { headers });
+    expect(await refusal(wsBase(server.url) + path, headers)).toMatchObject({ status: 401, body: { details: { reason: 'replayed' } } });
+    await listener.close();
+  });
+
+  it('a since changed or added after signing is refused as wrong: nobody replays the history with a URL seen in a log', async () => {
+    const url = new URL(await eventsUrl(server.url, provider.signer, { since: 5 }));
+    url.searchParams.set('since', '0');
+    expect(await refusal(url.href)).toMatchObject({ status: 401, body: { error: 'INVALID_SIGNATURE', details: { reason: 'wrong' } } });
+    // What SDKs sent before `since` was signed: the signature of `GET:/ws?wallet=<address>:<ts>`, since appended.
+    expect((await refusal(await v1EventsUrl(server.url, provider.signer, { unsignedSince: 0 }))).body.details).toEqual({ reason: 'wrong' });
+  });
+
+  it('v1 query signatures still open: the old form without since, and since signed', async () => {
+    const asked = await fetch((await eventsUrl(server.url, provider.signer)).replace(/^ws/, 'http'));
+    const position = ((await asked.json()) as { lastEventId: number }).lastEventId;
+    const conversation = await openConversation(consumer, agentId);
+    const old = await Listener.open(await v1EventsUrl(server.url, provider.signer));
+    const resumed = await Listener.open(await v1EventsUrl(server.url, provider.signer, { since: position }));
+    const [first] = await resumed.take(1);
+    expect([first!.event, (first!.data as { conversationId: string }).conversationId]).toEqual(['conversation:new', conversation.id]);
+    await sendMessage(consumer, conversation.id, 'to both');
+    expect((await old.take(1))[0]!.event).toBe('message:received');
+    await Promise.all([old.close(), resumed.close()]);
+  });
+
+  it('a URL the SDK signed for this host opens; one signed for another host is refused (wrong)', async () => {
+    await (await Listener.open(await eventsUrl(server.url, provider.signer))).close();
+    const forStaging = await eventsUrl('http://staging.market.example', provider.signer);
+    const url = forStaging.replace('ws://staging.market.example', wsBase(server.url));
+    expect(await refusal(url)).toMatchObject({ status: 401, body: { error: 'INVALID_SIGNATURE', details: { reason: 'wrong' } } });
   });
 });
 

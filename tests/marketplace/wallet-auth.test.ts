@@ -93,6 +93,16 @@ describe('used signatures', () => {
     expect(await auth.authenticate(request)).toEqual({ wallet: signer.address });
   });
 
+  it('a GET taken as single-use (opening /ws) is used up like a POST, and remembered as long', async () => {
+    const auth = new WalletAuthService(db);
+    const at = Date.now();
+    const request = await signed('GET', `/ws?wallet=${signer.address}&since=7`, at);
+    expect(await auth.authenticate(request, { singleUse: true })).toEqual({ wallet: signer.address });
+    expect((await remembered(keyHash('GET', `/ws?wallet=${signer.address}&since=7`, at)))?.expiresAt.getTime()).toBe(at + REMEMBERED_MS);
+    const again = await new WalletAuthService(db).authenticate(request, { singleUse: true });
+    expect('failure' in again && again.failure.details).toEqual({ reason: 'replayed' });
+  });
+
   it('the clean-up forgets expired signatures and keeps the others', async () => {
     const expired = 'e'.repeat(64);
     const live = 'f'.repeat(64);

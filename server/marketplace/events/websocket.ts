@@ -8,15 +8,17 @@ import { MAX_BODY_BYTES } from '../../platform/http/body.ts';
 import type { Context } from '../../platform/http/context.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { RATE_RULES } from '../rate-limits.ts';
+import { proofFromQuery, WALLET_HEADERS } from '../wallet-signature.ts';
 import type { Services } from '../../services.ts';
 import type { EventBus } from './bus.ts';
 
 /**
  * The WebSocket side of the server (docs/events.md), on the node:http server's `upgrade` event:
  *
- * - `/ws?wallet=<address>`: the provider event channel. Proof of the wallet: `timestamp` and
- *   `signature` query parameters signing `GET:/ws?wallet=<address>:<timestamp>`, or the three X-
- *   headers signing `GET:<url as sent>:<timestamp>`. Refusals are HTTP answers to the upgrade with the
+ * - `/ws?wallet=<address>`: the provider event channel. Proof of the wallet: `timestamp`, `signature` (and
+ *   optionally `body_sha256`) query parameters signing the URL without them, `since` included, or the X- headers
+ *   signing the URL as sent. Either signature opens one connection (or answers one plain GET), once, in any
+ *   process. Refusals are HTTP answers to the upgrade with the
  *   marketplace's error body (401 INVALID_SIGNATURE, 403 UNAUTHORIZED_ACCESS for a wallet owning no agent,
  *   422 for a bad `since`, 429, 503 while shutting down). Text frames `{ id, event, data }` in outbox
  *   order; `?since=<id>` first replays what came after that id.
@@ -78,7 +80,14 @@ function refuse(socket: Duplex, { status, body, headers = {} }: Refusal) {
   socket.end(`${head.join('\r\n')}\r\n\r\n${text}`);
 }
 
-const SIGNATURE_HEADERS = ['x-wallet-address', 'x-signature', 'x-timestamp'];
+const SIGNATURE_HEADERS = Object.values(WALLET_HEADERS);
+/** The query parameters named in refusals instead of the headers they stand for. */
+const QUERY_NAMES: [string, string][] = [
+  ['X-Wallet-Address', 'wallet'],
+  ['X-Signature', 'signature'],
+  ['X-Timestamp', 'timestamp'],
+  ['X-Body-SHA256', 'body_sha256'],
+];
 const EVENT_ID = /^[0-9]{1,15}$/;
 
 /** The tRPC context of a WebSocket connection: the proof comes from `connectionParams` (else the upgrade's headers). */
@@ -92,6 +101,7 @@ function socketContext(services: Services, req: IncomingMessage, connectionParam
     // What is signed: the path only (`GET:/trpc:<ts>`), whatever query the client library adds.
     url: (req.url ?? '/trpc').split('?', 1)[0]!,
     ip: req.socket.remoteAddress ?? 'unknown',
+    host: req.headers.host,
     // No HTTP response to put headers on.
     res: { headersSent: true, setHeader: () => undefined },
   };
@@ -157,27 +167,17 @@ export function createEventChannels(services: Services, bus: EventBus, subscript
       return refusal(error, 422);
     }
     const headerProof = SIGNATURE_HEADERS.some((name) => req.headers[name] !== undefined);
-    const proof = headerProof
-      ? await services.walletAuth.authenticate({ method: 'GET', url: target, headers: req.headers })
-      : await services.walletAuth.authenticate({
-          method: 'GET',
-          url: `/ws?wallet=${walletParam ?? ''}`,
-          headers: {
-            'x-wallet-address': walletParam ?? undefined,
-            'x-signature': query.get('signature') ?? undefined,
-            'x-timestamp': query.get('timestamp') ?? undefined,
-          },
-        });
+    // A signature in a URL is soon in logs and histories: each opens one connection, whichever way it is sent.
+    const proof = await services.walletAuth.authenticate(
+      { method: 'GET', ...(headerProof ? { url: target, headers: req.headers } : proofFromQuery(target)), host: req.headers.host },
+      { singleUse: true },
+    );
     if ('failure' in proof) {
       const { failure } = proof;
       if (headerProof) return refusal(failure, 401);
       // Name the query parameters, not the headers they stand in for.
-      const message = failure.message
-        .replace('X-Wallet-Address', 'wallet')
-        .replace('X-Signature', 'signature')
-        .replace('X-Timestamp', 'timestamp')
-        .replace(/ header\b/, ' query parameter');
-      return refusal(new AppError(failure.code, `${message} (sign GET:/ws?wallet=<address>:<timestamp>)`, failure.details), 401);
+      const message = QUERY_NAMES.reduce((text, [name, parameter]) => text.replaceAll(name, parameter), failure.message).replace(/ header\b/, ' query parameter');
+      return refusal(new AppError(failure.code, `${message} (sign GET:<this URL without timestamp, signature and body_sha256>:<timestamp>)`, failure.details), 401);
     }
     const { wallet } = proof;
     if (walletParam !== null && walletParam !== wallet) {
