@@ -215,8 +215,9 @@ describe('origins written into pages', () => {
   it('PUBLIC_BASE_URL on the service host; the request host, with its scheme, on a vanity host; a malformed Host is not written', async () => {
     expect((await page('/acme/served/guide')).text).toContain('<link rel="canonical" href="https://docs.example.com/acme/served/guide">');
     expect((await page('/served/guide', { host: 'acme.docs.test' })).text).toContain('<link rel="canonical" href="https://acme.docs.test/served/guide">');
+    // A vanity host is named at the public port, whatever port its Host header says.
     const odd = await page('/served/guide', { host: 'acme.docs.test:8080' });
-    expect(odd.text).toContain('href="https://acme.docs.test:8080/served/guide"');
+    expect(odd.text).toContain('<link rel="canonical" href="https://acme.docs.test/served/guide">');
     const evil = await page('/acme/served/guide', { host: 'evil"><script>' });
     expect(evil.text).not.toContain('evil"');
   });
@@ -357,6 +358,14 @@ describe('notices of a server with reader limits and a database that goes away',
       // Without PUBLIC_BASE_URL, pages name the host they were asked on, over http.
       await published(limitedRest, 'acme/asked');
       expect((await get(limited.url, '/acme/asked/guide')).text).toContain(`<link rel="canonical" href="${limited.url}/acme/asked/guide">`);
+      // Any client can send a new Host with each request: past the first 16 origins, a page is resolved for its request
+      // alone, neither kept nor compressed (it costs no more than a kept one, and the kept ones stay).
+      const gzip = { 'accept-encoding': 'gzip' };
+      const hosts = await Promise.all(Array.from({ length: 20 }, (_, i) => get(limited.url, '/acme/asked/guide', { host: `h${i}.example`, headers: gzip })));
+      expect(hosts.filter((res) => res.headers['content-encoding'] === 'gzip')).toHaveLength(15);
+      const plain = hosts.filter((res) => res.headers['content-encoding'] === undefined);
+      expect(plain.map((res) => /<link rel="canonical" href="http:\/\/(h\d+)\.example\/acme\/asked\/guide">/.exec(res.text)?.[1]).every(Boolean)).toBe(true);
+      expect((await get(limited.url, '/acme/asked/guide', { headers: gzip })).headers['content-encoding']).toBe('gzip');
       for (let i = 0; i < 20; i++) expect((await get(limited.url, `/acme/asked~no-such-ref-${i}/`)).status).toBe(404);
       const res = await get(limited.url, '/acme/asked~one-more/');
       expect([res.status, res.headers['cache-control'], Number(res.headers['retry-after']) > 0]).toEqual([429, 'no-store', true]);

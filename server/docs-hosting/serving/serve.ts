@@ -26,7 +26,7 @@ export interface ServedSite {
 }
 
 export interface DocsHandlerOptions {
-  /** The origin clients see (PUBLIC_BASE_URL, no trailing slash); its scheme is also used for vanity and custom domains. */
+  /** The origin clients see (PUBLIC_BASE_URL, no trailing slash); its scheme and port are also those of vanity and custom domains. */
   publicBaseUrl?: string | undefined;
   /** Site-relative routes served by code: `/mcp`, `/_chat`. */
   routes?: Record<string, (req: IncomingMessage, res: ServerResponse, site: ServedSite) => Promise<void>>;
@@ -54,6 +54,9 @@ const NOTICE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri '
 const FRAME_ANCESTORS = "frame-ancestors 'self'";
 /** The policy a built page carries in its `<head>` (sites/builder/csp.ts), as served. */
 const PAGE_POLICY = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/;
+
+/** Without PUBLIC_BASE_URL, how many origins (Host headers) have their served bodies kept (createDocsHandler). */
+const MAX_ORIGINS_WITHOUT_BASE_URL = 16;
 
 /** Content-hashed by Astro: the same URL never changes. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -116,7 +119,22 @@ function pagePolicy(path: string, text: string | undefined): string | undefined 
 }
 
 export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions = {}) {
-  const scheme = options.publicBaseUrl ? new URL(options.publicBaseUrl).protocol.slice(0, -1) : 'http';
+  const publicUrl = options.publicBaseUrl ? new URL(options.publicBaseUrl) : undefined;
+  const scheme = publicUrl ? publicUrl.protocol.slice(0, -1) : 'http';
+  /**
+   * Origins whose bodies are kept, resolved and compressed. With PUBLIC_BASE_URL every origin a page is served at is
+   * one the server knows (its own, a vanity owner's, a mapped domain's, each at the public port); without it, origins
+   * come from Host headers, and any client can send a new one with each request: only the first few are kept, others
+   * are resolved for their request alone (not compressed), so they cannot cost more than a kept body nor push the
+   * kept ones out.
+   */
+  const keptOrigins = new Set<string>();
+  const keeps = (origin: string) => {
+    if (publicUrl || keptOrigins.has(origin)) return true;
+    if (keptOrigins.size >= MAX_ORIGINS_WITHOUT_BASE_URL) return false;
+    keptOrigins.add(origin);
+    return true;
+  };
   /** Bodies as served (resolved, maybe gzipped), by blob and how they were served. */
   const bodies = new LRUCache<string, Body>({ maxSize: 64 << 20, sizeCalculation: (body) => Math.max(1, body.data.length) });
 
@@ -126,13 +144,14 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
     const key = `${blob}|${variant}|${gzip}`;
     const cached = bodies.get(key);
     if (cached) return cached;
+    const kept = !resolve || keeps(site.served.origin);
     const stored = (await sites.file(site.build, path))!;
     const text = resolve ? resolveHosted(stored.toString('utf8'), site.served) : undefined;
     const data = text === undefined ? stored : Buffer.from(text);
-    const compress = gzip && resolve && data.length > 1024;
+    const compress = kept && gzip && resolve && data.length > 1024;
     const etag = `"${createHash('sha256').update(blob).update(variant).digest('base64url').slice(0, 27)}${compress ? '-gz' : ''}"`;
     const made = { data: compress ? gzipSync(data) : data, etag, gzip: compress, policy: pagePolicy(path, text) };
-    bodies.set(key, made);
+    if (kept) bodies.set(key, made);
     return made;
   }
 
@@ -266,7 +285,8 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
       ]);
     }
 
-    const origin = routed.mode === 'path' && options.publicBaseUrl ? options.publicBaseUrl : `${scheme}://${host}`;
+    // A vanity or custom domain is served at the public port (a Host header's own port is the client's to choose).
+    const origin = !publicUrl ? `${scheme}://${host}` : routed.mode === 'path' ? options.publicBaseUrl! : `${scheme}://${host.replace(/:\d+$/, '')}${publicUrl.port ? `:${publicUrl.port}` : ''}`;
     const served: Served = { base: routed.base, origin, defaultBranch: ref === undefined, customDomain: routed.mode !== 'path' };
     const site: ServedSite = {
       request: routed,
