@@ -65,7 +65,7 @@ describe('the page policy', () => {
     expect(hosted).toContain(`connect-src 'self'${kept};`);
     const served = (defaultBranch: boolean, customDomain: boolean) => resolveHosted(hosted, { base: '', origin: 'https://docs.example.com', defaultBranch, customDomain });
     expect(served(true, true)).toContain("script-src 'self' 'wasm-unsafe-eval' https://plausible.example;");
-    for (const [defaultBranch, customDomain] of [[true, false], [false, true], [false, false]]) {
+    for (const [defaultBranch, customDomain] of [[true, false], [false, true], [false, false]] as const) {
       expect(served(defaultBranch, customDomain)).not.toContain('plausible');
       expect(served(defaultBranch, customDomain)).toContain("script-src 'self' 'wasm-unsafe-eval';");
     }
