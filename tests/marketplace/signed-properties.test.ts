@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeypair } from '../../client-sdk/index.ts';
 import { registration, walletFor, type Wallet } from '../helpers/marketplace.ts';
+import { openTokenAccount } from '../helpers/orders.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
@@ -21,6 +22,7 @@ beforeAll(async () => {
   server = await startTestServer({ rateLimits: 'off' });
   provider = walletFor(server.url);
   consumer = walletFor(server.url);
+  await openTokenAccount(server.url, provider); // the account its orders' shares are paid into, needed to create them
   agentId = (await provider.sdk.agents.register(registration(provider.address))).id;
   conversationId = (await consumer.sdk.conversations.create({ agentId, clientWallet: consumer.address, initialMessage: 'hello' })).id;
 });
