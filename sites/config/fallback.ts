@@ -1,4 +1,4 @@
-import { closest, distance } from 'fastest-levenshtein';
+import { distance } from 'fastest-levenshtein';
 import type { z } from 'zod';
 import { pathToString, type PathSegment, type Problem } from './problems.ts';
 
@@ -355,11 +355,28 @@ function schemaAtRaw(schema: Schema, path: readonly PathSegment[], value: unknow
 
 /** The closest known key, when it is close enough to be a plausible typo. */
 export function suggest(word: string, candidates: readonly string[]): { suggestion?: string } {
-  if (candidates.length === 0) return {};
-  const lower = word.toLowerCase();
+  return suggester(candidates)(word);
+}
+
+/**
+ * {@link suggest} for many words among the same candidates (a site's page routes): they are lower-cased once, and
+ * only those whose length is within the typo limit of the word's are compared (a longer or shorter one is more edits
+ * away). Checking 10,000 broken redirects against 2,000 pages took ~20 s comparing every one.
+ */
+export function suggester(candidates: readonly string[]): (word: string) => { suggestion?: string } {
   const byLower = new Map(candidates.map((c) => [c.toLowerCase(), c]));
-  const best = closest(lower, [...byLower.keys()]);
-  // Typos are an edit or two: none for one letter (`b` is not a typo of `a`), 1 up to 3 letters, 2 up to 8, else 3.
-  const limit = lower.length <= 1 ? 0 : lower.length <= 3 ? 1 : lower.length <= 8 ? 2 : 3;
-  return distance(lower, best) <= limit ? { suggestion: byLower.get(best)! } : {};
+  const lowers = [...byLower.keys()];
+  return (word) => {
+    const lower = word.toLowerCase();
+    // Typos are an edit or two: none for one letter (`b` is not a typo of `a`), 1 up to 3 letters, 2 up to 8, else 3.
+    const limit = lower.length <= 1 ? 0 : lower.length <= 3 ? 1 : lower.length <= 8 ? 2 : 3;
+    let best: string | undefined;
+    let bestDistance = limit + 1;
+    for (const candidate of lowers) {
+      if (Math.abs(candidate.length - lower.length) >= bestDistance) continue;
+      const d = distance(lower, candidate);
+      if (d < bestDistance) [best, bestDistance] = [candidate, d];
+    }
+    return best === undefined ? {} : { suggestion: byLower.get(best)! };
+  };
 }

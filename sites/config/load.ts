@@ -14,6 +14,11 @@ export { formatProblem, formatProblems, formatSummary, hasErrors, shouldFail, ty
 export const CONFIG_FILES = ['docs.json', 'docs.yaml', 'docs.yml'] as const;
 /** Mintlify's former configuration file: read (as JSON, with its key names) when none of {@link CONFIG_FILES} is there. */
 export const MINT_JSON = 'mint.json';
+/**
+ * The largest configuration file read (docs/docs-site-config.md): real ones are tens to hundreds of kB. A bigger one
+ * is an error and is not read, rather than a build spending minutes on an 11.8 MB file.
+ */
+export const MAX_CONFIG_BYTES = 2 << 20;
 
 const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
 
@@ -68,6 +73,12 @@ export function loadConfigSync(dir: string, _options: LoadOptions = {}): LoadedC
     problems.push({ severity: 'info', file, line: 1, column: 1, path: '', message: '`mint.json` is Mintlify\'s former configuration file: it is read as `docs.json` (run `docs migrate` to write one)' });
   }
 
+  const size = statSync(join(dir, file)).size;
+  if (size > MAX_CONFIG_BYTES) {
+    const mb = (bytes: number) => `${(bytes / (1 << 20)).toFixed(1)} MB`;
+    problems.push({ severity: 'error', file, line: 1, column: 1, path: '', message: `The file is ${mb(size)}: a configuration file may have at most ${mb(MAX_CONFIG_BYTES)} (not read: every setting has its default)` });
+    return { file, config: docsConfigSchema.parse({}), problems, locate: (path) => ({ file, line: 1, column: 1, path: pathToString(path) }) };
+  }
   const text = readFileSync(join(dir, file), 'utf8');
   const parsed = parseSource(text, { file, format: file.endsWith('.json') ? 'json' : 'yaml' });
   problems.push(...parsed.problems);

@@ -1,4 +1,4 @@
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import { pathToString, type PathSegment, type Problem } from './problems.ts';
 
 /**
@@ -76,6 +76,18 @@ export function parseSource(text: string, options: ParseOptions): ParsedSource {
     }
   }
 
+  // Each mapping's pairs by key (the last one of a key, as the data keeps it), made when first walked through: a
+  // search of its items per lookup made locating every problem of 40,000 redirects quadratic (seconds to minutes).
+  const pairsByKey = new WeakMap<YAMLMap, Map<string, Pair>>();
+  const pairOf = (map: YAMLMap, segment: PathSegment) => {
+    let pairs = pairsByKey.get(map);
+    if (!pairs) {
+      pairs = new Map();
+      for (const pair of map.items as Pair[]) if (isScalar(pair.key)) pairs.set(String(pair.key.value), pair);
+      pairsByKey.set(map, pairs);
+    }
+    return pairs.get(String(segment));
+  };
   const walk = (path: readonly PathSegment[]) => {
     let node: unknown = doc.contents;
     let offset = (doc.contents as Node | null)?.range?.[0] ?? 0;
@@ -83,7 +95,7 @@ export function parseSource(text: string, options: ParseOptions): ParsedSource {
     for (const segment of path) {
       if (isAlias(node)) node = node.resolve(doc);
       if (isMap(node)) {
-        const pair = node.items.findLast((p) => isScalar(p.key) && String(p.key.value) === String(segment));
+        const pair = pairOf(node, segment);
         if (!pair) break;
         offset = (pair.key as Node).range?.[0] ?? offset;
         node = pair.value;

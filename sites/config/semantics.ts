@@ -3,6 +3,7 @@ import { suggest } from './fallback.ts';
 import { iconProblem, isIconName } from '../src/components/mdx/icons.ts';
 import type { Location, PathSegment, Problem } from './problems.ts';
 import { isExternal, isSidebarGroup, THEME_PRESETS, type DocsConfig, type SidebarGroup, type SidebarPage } from './schema/index.ts';
+import { MAX_REDIRECTS } from './schema/redirects.ts';
 
 /** Where a path of the validated config is in the file, and its path there. */
 export type ConfigLocator = (path: readonly PathSegment[]) => Location & { path: string };
@@ -27,8 +28,9 @@ export function sidebarGroups(sidebar: DocsConfig['sidebar']): { group: SidebarG
 
 /**
  * Problems visible from the configuration alone: names that refer to nothing (presets, tab ids, locales), redirects
- * to themselves, values docs/docs-site-config.md says are used differently. Values that cannot work fall back (the preset,
- * an incomplete DocSearch); the others are only reported.
+ * to themselves or more of them than a site may have, values docs/docs-site-config.md says are used differently.
+ * Values that cannot work fall back (the preset, an incomplete DocSearch, the redirects past the bound); the others
+ * are only reported.
  */
 export function checkConfigSemantics(config: DocsConfig, locate: ConfigLocator): { config: DocsConfig; problems: Problem[] } {
   const problems: Problem[] = [];
@@ -69,8 +71,17 @@ export function checkConfigSemantics(config: DocsConfig, locate: ConfigLocator):
   config.tabs.forEach((tab, i) => tab.locale !== undefined && checkLocale(['tabs', i, 'locale'], tab.locale));
   config.anchors.forEach((anchor, i) => anchor.locale !== undefined && checkLocale(['anchors', i, 'locale'], anchor.locale));
 
-  // redirects: keys are doc paths; a redirect to itself never ends (chains and loops need the pages: checkSite)
-  for (const [from, to] of Object.entries(config.redirects)) {
+  // redirects: at most MAX_REDIRECTS; keys are doc paths; a redirect to itself never ends (chains and loops need the
+  // pages: checkSite)
+  let redirects = Object.entries(config.redirects);
+  if (redirects.length > MAX_REDIRECTS) {
+    const count = redirects.length.toLocaleString('en-US');
+    const max = MAX_REDIRECTS.toLocaleString('en-US');
+    problems.push({ severity: 'error', ...locate(['redirects']), message: `${count} redirects: a site may have at most ${max} (only the first ${max} are used)` });
+    redirects = redirects.slice(0, MAX_REDIRECTS);
+    next.redirects = Object.fromEntries(redirects);
+  }
+  for (const [from, to] of redirects) {
     if (isExternal(from)) warn(['redirects', from], 'Redirect keys are doc paths such as `/old-page`, not URLs (never matched)');
     else if (!isExternal(to) && normalizeRoute(to) === normalizeRoute(from)) warn(['redirects', from], 'Redirects to itself');
   }

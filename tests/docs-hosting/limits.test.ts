@@ -13,6 +13,8 @@ import { DocsBuild } from '../../server/docs-hosting/entities.ts';
 import { commitZeroBlob, hostingConfig, settled, smallDocsRepo } from '../helpers/hosting.ts';
 import { restClient } from '../helpers/rest.ts';
 import { createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
+import { MAX_CONFIG_BYTES } from '../../sites/config/load.ts';
+import { MAX_REDIRECTS } from '../../sites/config/schema/redirects.ts';
 
 const servers: TestServer[] = [];
 const repos: GitFixture[] = [];
@@ -128,6 +130,29 @@ describe("a commit's files (checked out for a build)", () => {
     expect((await fetch(`${server.url}/acme/limited`)).status).toBe(200);
     // The mirror and the work trees together: a few hundred kB, never the 528 MB.
     expect(execFileSync('du', ['-sk', join(docs.workDir, 'mirrors')], { encoding: 'utf8' })).toMatch(/^\d{1,4}\t/);
+  });
+});
+
+describe('the configuration file', () => {
+  it('more redirects than a site may have, or a file over 2 MB: FAILED before anything is rendered, the problem saying so', { timeout: 120_000 }, async () => {
+    const server = await startTestServer({ rateLimits: 'off', docs: hostingConfig() });
+    servers.push(server);
+    const repo = smallDocsRepo();
+    repos.push(repo);
+    const rest = restClient(server.url, (await createOrganization(server)).apiKey);
+    expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'moved', source: repo.dir })).status).toBe(201);
+    repo.write({ 'docs.json': JSON.stringify({ name: 'Moved', redirects: Object.fromEntries(Array.from({ length: MAX_REDIRECTS + 1 }, (_, i) => [`/old/${i}`, '/'])) }) });
+    const manyRedirects = repo.commit('many redirects');
+    repo.write({ 'docs.json': JSON.stringify({ name: 'x'.repeat(MAX_CONFIG_BYTES) }) });
+    const largeFile = repo.commit('a large docs.json');
+    for (const [commit, problem] of [
+      [manyRedirects, 'docs.json:1:17  error  redirects  10,001 redirects: a site may have at most 10,000 (only the first 10,000 are used)'],
+      [largeFile, 'docs.json:1:1  error  The file is 2.0 MB: a configuration file may have at most 2.0 MB (not read: every setting has its default)'],
+    ] as const) {
+      const build = await settled(rest, (await rest('POST', '/api/docs/repositories/acme/moved/publish', { ref: commit })).body);
+      expect([build.status, build.error]).toEqual(['FAILED', 'The site has errors']);
+      expect(build.problems.filter((p) => p.severity === 'error').map((p) => `${p.file}:${p.line}:${p.column}  ${p.severity}  ${p.path ? `${p.path}  ` : ''}${p.message}`)).toEqual([problem]);
+    }
   });
 });
 

@@ -8,9 +8,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkSite, extractHeadings, headingSlugs, resolveHref, type SourcePage } from '../../sites/check/index.ts';
+import { checkSite, extractHeadings, headingSlugs, redirectChainEnds, REDIRECT_LOOP, resolveHref, type SourcePage } from '../../sites/check/index.ts';
 import { substituteVariables } from '../../sites/content/variables.ts';
-import { loadConfig, validateFrontmatter } from '../../sites/config/load.ts';
+import { loadConfig, MAX_CONFIG_BYTES, validateFrontmatter } from '../../sites/config/load.ts';
+import { MAX_REDIRECTS } from '../../sites/config/schema/redirects.ts';
 import { formatProblem, sortProblems, type Problem } from '../../sites/config/problems.ts';
 import { prepareSite } from '../../sites/builder/index.ts';
 import { routeOfFile } from '../../sites/config/routes.ts';
@@ -109,6 +110,57 @@ describe('a broken site with docs.yaml and a locale-keyed sidebar (tests/fixture
       'fr/index.mdx:3:1  error  Invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]',
       'index.mdx:3:1  warning  image  Must be a string, not null (ignored)',
     ]);
+  });
+});
+
+describe('many redirects', () => {
+  /** A docs.json with one redirect a line: `redirects` opens on line 3, so entry i is on line i + 4. */
+  const docsJson = (redirects: Record<string, string>) => JSON.stringify({ name: 'Moved', redirects }, null, 2);
+  const home = { 'index.mdx': '# Home\n' };
+
+  it('a chain and a loop of 5,000 each: every redirect reported once, with where its chain ends, on its own line', async () => {
+    const redirects: Record<string, string> = {};
+    for (let i = 0; i < 5_000; i++) redirects[`/chain/${i}`] = i < 4_999 ? `/chain/${i + 1}` : '/';
+    for (let i = 0; i < 5_000; i++) redirects[`/loop/${i}`] = `/loop/${(i + 1) % 5_000}`;
+    const { problems } = await check(site({ 'docs.json': docsJson(redirects), ...home }));
+    expect(problems).toHaveLength(9_999); // the chain's last redirect goes to a page
+    expect(lines(problems.filter((p) => ['redirects["/chain/0"]', 'redirects["/chain/4998"]', 'redirects["/loop/0"]', 'redirects["/loop/4999"]'].includes(p.path)))).toEqual([
+      'docs.json:4:5  warning  redirects["/chain/0"]  `/chain/1` is itself redirected: redirect to `/` directly',
+      'docs.json:5002:5  warning  redirects["/chain/4998"]  `/chain/4999` is itself redirected: redirect to `/` directly',
+      'docs.json:5004:5  warning  redirects["/loop/0"]  Redirect loop: `/loop/1` is redirected back (never reaches a page)',
+      'docs.json:10003:5  warning  redirects["/loop/4999"]  Redirect loop: `/loop/0` is redirected back (never reaches a page)',
+    ]);
+    expect(problems.map((p) => p.line)).toEqual(Array.from({ length: 10_000 }, (_, i) => i + 4).filter((line) => line !== 5_003));
+  });
+
+  it('each redirected path is followed once, however many chains go through it', () => {
+    const active = new Map<string, string>();
+    for (let i = 0; i < 10_000; i++) active.set(`/a/${i}`, i < 9_999 ? `/a/${i + 1}` : 'https://example.com/');
+    for (let i = 0; i < 100; i++) active.set(`/into-loop/${i}`, i < 99 ? `/into-loop/${i + 1}` : '/into-loop/50');
+    let followed = 0;
+    const counted = { get: (route: string) => (followed++, active.get(route)), has: (route: string) => active.has(route) } as ReadonlyMap<string, string>;
+    const end = redirectChainEnds(counted);
+    for (let i = 9_999; i >= 0; i--) expect(end(`/a/${i}`)).toBe('https://example.com/');
+    for (let i = 0; i < 100; i++) expect(end(`/into-loop/${i}`)).toBe(REDIRECT_LOOP);
+    expect(followed).toBe(10_100);
+  });
+
+  it('more than 10,000 redirects: an error, and only the first 10,000 are used', async () => {
+    const redirects: Record<string, string> = {};
+    for (let i = 0; i <= MAX_REDIRECTS; i++) redirects[`/old/${i}`] = '/';
+    const loaded = await loadConfig(site({ 'docs.json': docsJson(redirects), ...home }));
+    expect(lines(loaded.problems)).toEqual(['docs.json:3:3  error  redirects  10,001 redirects: a site may have at most 10,000 (only the first 10,000 are used)']);
+    expect(Object.keys(loaded.config.redirects)).toHaveLength(MAX_REDIRECTS);
+    expect(loaded.config.redirects[`/old/${MAX_REDIRECTS - 1}`]).toBe('/');
+  });
+
+  it('a configuration file over 2 MB: an error, and it is not read', async () => {
+    const text = docsJson({ '/old': '/' }).replace('"Moved"', JSON.stringify('x'.repeat(MAX_CONFIG_BYTES)));
+    for (const file of ['docs.json', 'docs.yaml']) {
+      const loaded = await loadConfig(site({ [file]: text, ...home }));
+      expect(lines(loaded.problems)).toEqual([`${file}:1:1  error  The file is 2.0 MB: a configuration file may have at most 2.0 MB (not read: every setting has its default)`]);
+      expect(loaded.config.redirects).toEqual({});
+    }
   });
 });
 
