@@ -121,7 +121,7 @@ export class GitRepository {
     const known = refs ?? (await this.refs());
     const name = namedRef(ref, known);
     if (name) return { ref: name, commit: known.get(name)! };
-    if (!/^[0-9a-f]{7,40}$/i.test(ref)) return undefined;
+    if (!isCommitPrefix(ref)) return undefined;
     try {
       return { commit: (await this.#git(['--git-dir', this.gitDir, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`])).trim() };
     } catch {
@@ -196,6 +196,9 @@ export class GitRepository {
 function requireFullSha(commit: string): void {
   if (!/^[0-9a-f]{40}$/i.test(commit)) throw new GitError(`Not a full commit SHA: ${commit}`, '');
 }
+
+/** A URL's `{ref}` that may be (the start of) a commit SHA: 7 to 40 hex digits. */
+export const isCommitPrefix = (ref: string) => /^[0-9a-f]{7,40}$/i.test(ref);
 
 /** The ref a URL's `{ref}` names among `refs` (name -> commit): the first by precedence; a full name names exactly that ref. */
 export function namedRef(ref: string, refs: Map<string, string>): string | undefined {

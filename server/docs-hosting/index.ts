@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { DocsConfig } from '../platform/config.ts';
 import type { Database } from '../platform/db/orm.ts';
 import type { Logger } from '../platform/logger.ts';
-import type { RateLimiter } from '../platform/rate-limiter.ts';
+import type { RateLimiter, RateRule } from '../platform/rate-limiter.ts';
 import { BuildQueue } from './builds/queue.ts';
 import { ChatAgentService } from './chat-agents.ts';
 import { createChatRoute } from './chat/chat.ts';
@@ -18,8 +18,8 @@ import { createDocsHandler } from './serving/serve.ts';
 import { DocsSites } from './serving/sites.ts';
 import { SocialImages } from './serving/social.ts';
 
-/** Builds of unpublished refs one reader's address may ask for. */
-const BUILDS_ON_DEMAND = { name: 'docs-builds-on-demand', points: 20, durationSeconds: 3600 };
+/** What one reader's address may ask for (DocsConfig.readerLimits): builds of unpublished refs, look-ups of URL refs. */
+const READER_LIMITS = { buildsPerHour: 20, refLookupsPerMinute: 120 };
 
 /** What the hosting API's routers call. */
 export interface DocsHostingServices {
@@ -52,17 +52,25 @@ export function createDocsHosting(
   const { log } = options;
   const secrets = SecretBox.load({ key: config.secretKey, file: config.secretFile });
   const serviceHost = options.publicBaseUrl ? new URL(options.publicBaseUrl).hostname : undefined;
+  const readerLimits = config.readerLimits ?? READER_LIMITS;
+  const BUILDS_ON_DEMAND: RateRule = { name: 'docs-builds-on-demand', points: readerLimits.buildsPerHour, durationSeconds: 3600 };
+  // Only refs a process has not resolved in the last seconds are looked up, and counted.
+  const REF_LOOKUPS: RateRule = { name: 'docs-ref-lookups', points: readerLimits.refLookupsPerMinute, durationSeconds: 60 };
+  /** Counts one of a client's calls under `rule`: seconds to wait when refused, else undefined. */
+  const spend = async (rule: RateRule, client: string) => {
+    const decision = await options.limiter.consume(rule, `ip:${client}`);
+    return decision.allowed ? undefined : decision.retryAfterSeconds;
+  };
   const mirrors = new Mirrors(join(config.workDir, 'mirrors'), { allowLocal: config.allowLocalSources, ...(config.maxRepositoryBytes ? { maxBytes: config.maxRepositoryBytes } : {}) });
   const sites = new DocsSites(db, {
     vanityDomain: config.vanityDomain,
     serviceHosts: serviceHost ? [serviceHost] : [],
     checkDomain: (domain) => domains.check(domain),
     refName: (repository, ref) => mirrors.lookup(repository.id, ref).then((found) => found?.ref, () => undefined),
-    buildOnDemand: async (repository, ref, client) => {
-      // Each reader's address may have only so many unpublished versions built for it (on top of the per-repository cap).
-      const decision = await options.limiter.consume(BUILDS_ON_DEMAND, `ip:${client}`);
-      return decision.allowed ? publishing.buildOnDemand(repository.id, ref) : { limited: decision.retryAfterSeconds };
-    },
+    // Each reader's address may have only so many unpublished versions built for it (on top of the per-repository
+    // cap), and look only so many refs up: counted before git or the database is asked.
+    buildOnDemand: (repository, ref, client) => publishing.buildOnDemand(repository.id, ref, () => spend(BUILDS_ON_DEMAND, client)),
+    countRefLookup: (client) => spend(REF_LOOKUPS, client),
   });
   const queue = new BuildQueue(db, mirrors, {
     workDir: config.workDir,

@@ -2,8 +2,9 @@ import { lookup } from 'node:dns/promises';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import lockfile from 'proper-lockfile';
-import { GitError, GitRepository, type RemoteOptions } from './git.ts';
+import { GitError, GitRepository, isCommitPrefix, namedRef, type RemoteOptions } from './git.ts';
 import { addressProblem, hostOf, parseSource, pinnedResolve } from './sources.ts';
 
 /** Bytes of every file under `dir`. */
@@ -21,6 +22,12 @@ const systemAddresses = (host: string): Promise<string[]> =>
     (found) => found.map(({ address }) => address),
     () => [],
   );
+
+/**
+ * How long a process answers from the refs it read of a mirror without reading them again: its own fetches replace
+ * them at once; another process sharing the folder may have fetched since, and is seen after this.
+ */
+const REFS_FRESH_MS = 10_000;
 
 /** A mirror over the size a repository may have: removed, and the fetch refused with this. */
 export class RepositoryTooLarge extends GitError {
@@ -79,6 +86,12 @@ export class Mirrors {
   readonly #checkoutLimits: CheckoutLimits;
   readonly #resolveHost: (host: string) => Promise<string[]>;
   readonly #queues = new Map<string, Promise<unknown>>();
+  /**
+   * Every mirror's refs as last read: a reader's `~ref` is looked up here, not by a git command under the mirror's
+   * lock (300 URLs of unknown refs ran 300 `for-each-ref`s, and a publish waited behind them). Reads of one mirror
+   * that come together are one read.
+   */
+  readonly #refs = new LRUCache<string, Map<string, string>>({ max: 1_000, ttl: REFS_FRESH_MS, fetchMethod: (id) => this.#exclusive(id, (git) => git.refs()) });
 
   constructor(dir: string, options: MirrorsOptions) {
     this.#dir = dir;
@@ -116,6 +129,7 @@ export class Mirrors {
   }
   /** Forgets a mirror (a registration that did not go through). */
   async remove(id: string): Promise<void> {
+    this.#refs.delete(id);
     await rm(join(this.#dir, `${id}.git`), { recursive: true, force: true });
   }
 
@@ -160,18 +174,27 @@ export class Mirrors {
         await rm(git.gitDir, { recursive: true, force: true });
         throw new RepositoryTooLarge(this.#maxBytes, bytes);
       }
-      return { defaultBranch: await git.defaultBranch(), refs: await git.refs() };
+      const refs = await git.refs();
+      this.#refs.set(id, refs);
+      return { defaultBranch: await git.defaultBranch(), refs };
     });
   }
 
-  /** Every ref -> its commit, from the mirror as last synced. */
-  refs(id: string): Promise<Map<string, string>> {
-    return this.#exclusive(id, (git) => git.refs());
+  /** Every ref -> its commit, from the mirror as last synced (read again after REFS_FRESH_MS). */
+  async refs(id: string): Promise<Map<string, string>> {
+    return (await this.#refs.fetch(id))!;
   }
 
-  /** What a URL ref names (see GitRepository.lookup), from the mirror as last synced. */
-  lookup(id: string, ref: string): Promise<{ ref?: string; commit: string } | undefined> {
-    return this.#exclusive(id, (git) => git.lookup(ref));
+  /**
+   * What a URL ref names (see GitRepository.lookup), from the mirror as last synced: a name from the refs as read
+   * ({@link refs}); only a commit SHA that no ref names asks git.
+   */
+  async lookup(id: string, ref: string): Promise<{ ref?: string; commit: string } | undefined> {
+    const known = await this.refs(id);
+    const name = namedRef(ref, known);
+    if (name) return { ref: name, commit: known.get(name)! };
+    if (!isCommitPrefix(ref)) return undefined;
+    return this.#exclusive(id, (git) => git.lookup(ref, known));
   }
 
   /**

@@ -148,10 +148,11 @@ export class PublishingService {
   /**
    * A reader asked for a ref nobody published (`~beta`, `~7`, `~<sha>`): queue its build when the repository has
    * it. Readers cannot make the service work at will: at most ON_DEMAND_BUILDS builds of a repository wait or run
-   * at once ('busy' beyond), the mirror is fetched for an unknown ref at most once a minute per repository, and a
-   * ref found unknown is not looked up again for a minute.
+   * at once ('busy' beyond), the mirror is fetched for an unknown ref at most once a minute per repository, a ref
+   * found unknown is not looked up again for a minute, and `charge` (the reader's budget: seconds to wait when it
+   * is spent) is asked only when a build is to be made, not for a ref that names nothing or a commit already built.
    */
-  async buildOnDemand(repositoryId: string, ref: string): Promise<DocsBuild | 'busy' | undefined> {
+  async buildOnDemand(repositoryId: string, ref: string, charge: () => Promise<number | undefined> = async () => undefined): Promise<DocsBuild | 'busy' | { limited: number } | undefined> {
     const known = `${repositoryId}\0${ref}`;
     if (this.#unknownRefs.has(known)) return undefined;
     const repository = await this.#db.em().findOne(DocsRepository, { id: repositoryId });
@@ -169,6 +170,11 @@ export class PublishingService {
     const existing = await this.#db.em().findOne(DocsBuild, { repository: repository.id, commit: target.commit });
     if (existing?.status !== 'SUCCEEDED' && (await this.#db.em().count(DocsBuild, { repository: repository.id, status: { $in: ['QUEUED', 'BUILDING'] } })) >= ON_DEMAND_BUILDS) {
       return 'busy';
+    }
+    // A build is made unless the commit's is there or under way (enqueue builds a failed or empty one again).
+    if (!existing || existing.status === 'FAILED' || (existing.status === 'SUCCEEDED' && !existing.pages)) {
+      const wait = await charge();
+      if (wait !== undefined) return { limited: wait };
     }
     return this.enqueue(repository, target.commit, target.ref);
   }

@@ -54,6 +54,8 @@ const Env = z.object({
     .optional(),
   DOCS_DOMAIN_CHECK_MS: z.coerce.number().int().min(1000).default(3_600_000),
   DOCS_BUILD_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
+  DOCS_READER_BUILDS_PER_HOUR: z.coerce.number().int().min(0).default(20),
+  DOCS_READER_REF_LOOKUPS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   DOCS_AGENT_OPENAI_URL: z.url({ protocol: /^https?$/ }).optional(),
   DOCS_AGENT_ANTHROPIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   DOCS_AGENT_GOOGLE_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -142,6 +144,11 @@ export interface DocsConfig {
   dnsServers?: string[] | undefined;
   /** How often a proven custom domain's record is looked up again (DOCS_DOMAIN_CHECK_MS, default 1 h). */
   domainCheckMs?: number;
+  /**
+   * What one reader's address may make the service do: builds of unpublished refs an hour
+   * (DOCS_READER_BUILDS_PER_HOUR, default 20), look-ups of URL refs a minute (DOCS_READER_REF_LOOKUPS_PER_MINUTE, 120).
+   */
+  readerLimits?: { buildsPerHour: number; refLookupsPerMinute: number };
 }
 
 export interface Config {
@@ -213,6 +220,7 @@ function docsConfig(e: z.infer<typeof Env>): DocsConfig {
     leaseMs: e.DOCS_BUILD_LEASE_MS,
     maxRepositoryBytes: e.DOCS_REPOSITORY_MAX_MB << 20,
     domainCheckMs: e.DOCS_DOMAIN_CHECK_MS,
+    readerLimits: { buildsPerHour: e.DOCS_READER_BUILDS_PER_HOUR, refLookupsPerMinute: e.DOCS_READER_REF_LOOKUPS_PER_MINUTE },
     ...(e.DOCS_DNS_SERVERS ? { dnsServers: e.DOCS_DNS_SERVERS } : {}),
     ...(e.DOCS_DOMAIN ? { vanityDomain: e.DOCS_DOMAIN } : {}),
     ...(e.DOCS_SECRET_KEY ? { secretKey: e.DOCS_SECRET_KEY } : inMemory ? {} : { secretFile: `${dataDir}/docs-secret.key` }),

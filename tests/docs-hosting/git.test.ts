@@ -78,6 +78,28 @@ describe('refs', () => {
     await mirror.sync(upstream);
     expect(await mirror.defaultBranch()).toBe('main');
   });
+
+  it("Mirrors answers names from the refs of its last fetch, without git; a fetch replaces them; only a SHA asks git", async () => {
+    const mirrors = new Mirrors(join(root, 'cached'), { allowLocal: true });
+    const { refs } = await mirrors.sync('cached', upstream);
+    const gitDir = join(root, 'cached', 'cached.git');
+    const inMirror = (...args: string[]) => execFileSync('git', ['--git-dir', gitDir, ...args], { encoding: 'utf8' }).trim();
+    // Refs changed in the mirror behind this process's back (as another process's fetch would) are not read again
+    // for each look-up: 300 look-ups of names ran 300 `for-each-ref`s under the mirror's lock.
+    inMirror('update-ref', 'refs/heads/behind', refs.get('refs/heads/main')!);
+    inMirror('update-ref', '-d', 'refs/heads/beta');
+    expect(await mirrors.lookup('cached', 'behind')).toBeUndefined();
+    expect(await mirrors.lookup('cached', 'beta')).toEqual({ ref: 'refs/heads/beta', commit: shas.beta });
+    expect(await mirrors.refs('cached')).toBe(refs);
+    // A commit no ref names is still found by git.
+    expect(await mirrors.lookup('cached', shas.v1!.slice(0, 10))).toEqual({ commit: shas.v1 });
+    // This process's own fetch replaces them at once.
+    await mirrors.sync('cached', upstream);
+    expect(await mirrors.lookup('cached', 'beta')).toEqual({ ref: 'refs/heads/beta', commit: shas.beta });
+    expect(await mirrors.lookup('cached', 'behind')).toBeUndefined(); // pruned: the remote has no such branch
+    inMirror('update-ref', 'refs/heads/behind', refs.get('refs/heads/main')!);
+    expect(await mirrors.lookup('cached', 'behind')).toBeUndefined();
+  });
 });
 
 describe('extract', () => {

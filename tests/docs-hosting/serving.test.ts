@@ -350,8 +350,9 @@ describe("the service's notices", () => {
 });
 
 describe('notices of a server with reader limits and a database that goes away', () => {
-  it('an address asking for more than 20 unpublished versions an hour: 429 with Retry-After; the database gone: 503', async () => {
-    const limited = await startTestServer({ docs: hostingConfig() });
+  it('an address asking for more unpublished versions, or more refs, than its limits allow: 429 with Retry-After; the database gone: 503', async () => {
+    // A reader's address may have 2 builds an hour made for it and look 30 refs up a minute here.
+    const limited = await startTestServer({ docs: hostingConfig({ readerLimits: { buildsPerHour: 2, refLookupsPerMinute: 30 } }) });
     try {
       const limitedRest = restClient(limited.url, (await createOrganization(limited)).apiKey);
       expect((await limitedRest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'asked', source: repo.dir })).status).toBe(201);
@@ -366,18 +367,31 @@ describe('notices of a server with reader limits and a database that goes away',
       const plain = hosts.filter((res) => res.headers['content-encoding'] === undefined);
       expect(plain.map((res) => /<link rel="canonical" href="http:\/\/(h\d+)\.example\/acme\/asked\/guide">/.exec(res.text)?.[1]).every(Boolean)).toBe(true);
       expect((await get(limited.url, '/acme/asked/guide', { headers: gzip })).headers['content-encoding']).toBe('gzip');
+
+      // Refs that name nothing build nothing: they spend no build (lookups 1-20 of 30).
       for (let i = 0; i < 20; i++) expect((await get(limited.url, `/acme/asked~no-such-ref-${i}/`)).status).toBe(404);
-      const res = await get(limited.url, '/acme/asked~one-more/');
+      // Nor does a ref whose commit is built already (`later` is main's commit).
+      expect((await get(limited.url, '/acme/asked~later/guide')).status).toBe(200);
+      // Two new versions are built; the third is one too many.
+      for (const n of [1, 2]) expect((await get(limited.url, `/acme/asked~asked-${n}/`)).status).toBe(503);
+      const res = await get(limited.url, '/acme/asked~asked-3/');
       expect([res.status, res.headers['cache-control'], Number(res.headers['retry-after']) > 0]).toEqual([429, 'no-store', true]);
       expect(res.text).toContain('<title>Too many new versions asked for</title>');
-      expect(res.text).toContain('Try <code>one-more</code> again later.');
+      expect(res.text).toContain('Try <code>asked-3</code> again later.');
       expect(res.text).not.toContain('http-equiv="refresh"'); // only a 503 reloads itself, whatever its Retry-After
-      // Other methods ask for nothing: they are not limited.
+      // Other methods build nothing (the look-up counts: 25 of 30).
       expect((await get(limited.url, '/acme/asked~two-more/', { method: 'POST' })).status).toBe(404);
+      // Refs looked up, as many as the minute allows (30); then none is looked up before the address has waited.
+      for (let i = 0; i < 5; i++) expect((await get(limited.url, `/acme/asked~more-${i}/`)).status).toBe(404);
+      const lookups = await get(limited.url, '/acme/asked~deadbeef1/');
+      expect([lookups.status, Number(lookups.headers['retry-after']) > 0]).toEqual([429, true]);
+      // The published site is served as ever.
+      expect((await get(limited.url, '/acme/asked/guide')).status).toBe(200);
 
       await breakDatabase(limited);
       // A ref nobody asked for yet: its lookup needs the database (a published default branch may be served from memory).
-      const down = await get(limited.url, '/acme/asked~after-the-outage/guide');
+      // A full ref name is looked up in git by nobody: the address's spent look-ups do not hold it back.
+      const down = await get(limited.url, '/acme/asked~refs%2Fheads%2Fafter-the-outage/guide');
       expect([down.status, down.headers['retry-after'], down.headers['content-type'], down.headers['cache-control']]).toEqual([503, '5', 'text/html; charset=utf-8', 'no-store']);
       expect(down.headers['content-security-policy']).toBe(NOTICE_POLICY);
       expect(down.text).toContain('<title>Temporarily unavailable</title>');

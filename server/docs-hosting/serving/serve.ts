@@ -259,7 +259,7 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
 
     // Reading a ref nobody published builds it; other methods (bar the site's own routes) only look.
     const reads = Boolean(handler) || req.method === 'GET' || req.method === 'HEAD';
-    const deployment = await sites.deployment(repository, ref, reads ? (req.socket.remoteAddress ?? 'unknown') : undefined);
+    const deployment = await sites.deployment(repository, ref, { address: req.socket.remoteAddress ?? 'unknown', reads });
     const what = ref === undefined ? `the default branch${repository.defaultBranch ? ` (<code>${escapeHtml(repository.defaultBranch)}</code>)` : ''}` : `<code>${escapeHtml(ref)}</code>`;
     if (deployment.state === 'building') {
       return notice(res, 503, `${name} is being built`, [`The site of ${what} is being built (commit <code>${deployment.build.commit.slice(0, 12)}</code>). This page reloads in a few seconds.`], { 'Retry-After': 5 });

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Database } from '../../platform/db/orm.ts';
 import { DocsBlob, DocsBuild, DocsDeployment, DocsDomain, DocsFile, DocsRepository, type BuildManifest } from '../entities.ts';
 import { RESERVED_OWNERS } from '../schemas.ts';
-import { refNames } from '../git.ts';
+import { isCommitPrefix, refNames } from '../git.ts';
 import { siteBase, slugOf, type RoutingMode } from '../names.ts';
 import { hostedLlmsFullTxt, markdownFile } from '../../../sites/index.ts';
 import { sha256Hex } from '../../platform/hash.ts';
@@ -92,6 +92,17 @@ export interface SiteOptions {
   refName?: (repository: SiteRepository, ref: string) => Promise<string | undefined>;
   /** Ask for a build of a ref nobody published yet (it exists in the repository): answers its build. */
   buildOnDemand?: (repository: SiteRepository, ref: string, client: string) => Promise<DocsBuild | 'busy' | { limited: number } | undefined>;
+  /**
+   * Counts a client's look-up of a URL ref this process has not resolved lately, before any is made (git, the
+   * database): seconds to wait when it has asked too many, else undefined.
+   */
+  countRefLookup?: (client: string) => Promise<number | undefined>;
+}
+
+/** Who asks for a site: their address, and whether they read it (a read of an unpublished ref builds it). */
+export interface SiteReader {
+  address: string;
+  reads: boolean;
 }
 
 const NONE = Symbol('none');
@@ -200,25 +211,35 @@ export class DocsSites {
   }
 
   /**
-   * What the URL's ref (undefined: the default branch) serves. `reader` (the reader's address) asks for a build of a
-   * ref nobody published; without it nothing is built.
+   * What the URL's ref (undefined: the default branch) serves. A `reader` is counted for each ref this process has not
+   * resolved lately (before it is looked up), and one who reads asks for a build of a ref nobody published; without
+   * a reader nothing is counted or built.
    */
-  async deployment(repository: SiteRepository, ref: string | undefined, reader?: string): Promise<Deployment> {
+  async deployment(repository: SiteRepository, ref: string | undefined, reader?: SiteReader): Promise<Deployment> {
     if (ref !== undefined && CONTROL.test(ref)) return this.#unknown(repository);
+    if (ref !== undefined && reader && this.#options.countRefLookup && !this.#resolvedLately(repository, ref)) {
+      const wait = await this.#options.countRefLookup(reader.address);
+      if (wait !== undefined) return { state: 'limited', retryAfterSeconds: wait };
+    }
     const names = ref === undefined ? (repository.defaultBranch ? [`refs/heads/${repository.defaultBranch}`] : []) : await this.#namesOf(repository, ref);
     for (const name of names) {
       const found = await this.#deploymentOf(repository.id, name);
       if (found) return found;
     }
-    if (ref !== undefined && /^[0-9a-f]{7,40}$/i.test(ref)) {
+    if (ref !== undefined && isCommitPrefix(ref)) {
       const builds = await this.#db.em().find(DocsBuild, { repository: repository.id, commit: { $like: `${ref.toLowerCase()}%` } }, { limit: 2 });
       if (builds.length === 1) return this.#stateOf(builds[0]!);
     }
-    const requested = ref !== undefined && reader !== undefined && this.#options.buildOnDemand ? await this.#options.buildOnDemand(repository, ref, reader) : undefined;
+    const requested = ref !== undefined && reader?.reads && this.#options.buildOnDemand ? await this.#options.buildOnDemand(repository, ref, reader.address) : undefined;
     if (requested === 'busy') return { state: 'busy' };
     if (requested && 'limited' in requested) return { state: 'limited', retryAfterSeconds: requested.limited };
     if (requested) return this.#stateOf(requested);
     return this.#unknown(repository);
+  }
+
+  /** Whether this process resolved `ref` lately: the answer is at hand, nothing is looked up. */
+  #resolvedLately(repository: SiteRepository, ref: string): boolean {
+    return ref.startsWith('refs/') || this.#refNames.has(`${repository.id}\0${ref}`);
   }
 
   /** The full refs a URL ref may mean, in precedence order: the one it names in the repository, when known. */
