@@ -28,6 +28,7 @@ import { OrganizationService } from './platform/organizations/service.ts';
 import { createRateLimiter, openRateLimiter } from './platform/rate-limiter.ts';
 import { ResourceService } from './resources/service.ts';
 import type { Services } from './services.ts';
+import { compileTrust, rememberClientAddress } from './platform/http/client-address.ts';
 
 export interface RunningServer {
   url: string;
@@ -93,6 +94,7 @@ export async function startServer(given: Config & { events?: EventBusOptions & E
     },
   });
   const logRequest = createRequestLogger(log);
+  const trust = config.trustProxy ? compileTrust(config.trustProxy) : undefined;
 
   const route = async (req: IncomingMessage, res: ServerResponse) => {
     // Only origin-form targets ("/path?query"); "*" and absolute URLs are not requests for this API.
@@ -124,6 +126,7 @@ export async function startServer(given: Config & { events?: EventBusOptions & E
     if (closing) res.setHeader('Connection', 'close');
     unanswered.add(res);
     res.once('finish', () => unanswered.delete(res)).once('close', () => unanswered.delete(res));
+    rememberClientAddress(req, trust);
     logRequest(req, res);
     route(req, res).catch((err: unknown) => {
       log.error({ err }, 'unhandled request failure');
@@ -131,7 +134,10 @@ export async function startServer(given: Config & { events?: EventBusOptions & E
       else res.destroy();
     });
   });
-  server.on('upgrade', channels.handleUpgrade);
+  server.on('upgrade', (req: IncomingMessage, socket, head) => {
+    rememberClientAddress(req, trust);
+    channels.handleUpgrade(req, socket, head);
+  });
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.port, config.host, resolve));
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;

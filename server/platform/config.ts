@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { compileTrust } from './http/client-address.ts';
 import type { CorsOrigins } from './http/cors.ts';
 
 /**
@@ -23,6 +24,7 @@ const Env = z.object({
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   CORS_ORIGINS: z.string().transform(corsOrigins).optional(),
+  TRUST_PROXY: z.string().transform(trustedProxies).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   COMMISSION_BPS: z.coerce.number().int().min(0).max(10_000).default(1000),
@@ -77,6 +79,17 @@ function corsOrigins(text: string, ctx: z.RefinementCtx): CorsOrigins {
   }
   if (origins.length === 0) ctx.addIssue({ code: 'custom', message: 'must be * or comma-separated origins such as https://app.example.com' });
   return origins;
+}
+
+/** TRUST_PROXY: comma-separated addresses, CIDR ranges or `loopback`, `linklocal`, `uniquelocal` (client-address.ts). */
+function trustedProxies(text: string, ctx: z.RefinementCtx): string[] {
+  const proxies = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  try {
+    compileTrust(proxies);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: `must be comma-separated addresses, CIDR ranges or loopback, linklocal, uniquelocal (${(error as Error).message})` });
+  }
+  return proxies;
 }
 
 export type DatabaseConfig =
@@ -161,6 +174,8 @@ export interface Config {
   rateLimits?: 'on' | 'off';
   /** Origins whose browser pages may call the API (CORS_ORIGINS): `*` (the default) or an allow-list of origins. */
   corsOrigins?: CorsOrigins;
+  /** Proxies whose X-Forwarded-For names the client (TRUST_PROXY); none by default: the socket's peer is the client. */
+  trustProxy?: string[];
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   shutdownTimeoutMs: number;
   /** The marketplace's commission in basis points (1000 = 10%), stored on each order. */
@@ -188,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...(e.PUBLIC_BASE_URL ? { publicBaseUrl: e.PUBLIC_BASE_URL } : {}),
     rateLimits: e.RATE_LIMITS,
     corsOrigins: e.CORS_ORIGINS ?? '*',
+    ...(e.TRUST_PROXY?.length ? { trustProxy: e.TRUST_PROXY } : {}),
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     commissionBps: e.COMMISSION_BPS,

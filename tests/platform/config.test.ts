@@ -33,4 +33,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow('Invalid configuration: DATABASE_URL: must be a postgres:// URL');
     expect(() => loadConfig({ SOLANA_RPC_URL: 'http://127.0.0.1:8899' })).toThrow(/MARKETPLACE_KEYPAIR: required with SOLANA_RPC_URL/);
   });
+
+  it('TRUST_PROXY: none by default; addresses, CIDR ranges and proxy-addr\'s names; anything else refused', () => {
+    expect(loadConfig({}).trustProxy).toBeUndefined();
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,2001:db8::1' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', '2001:db8::1']);
+    for (const bad of ['my-proxy', '10.0.0.0/33', '300.1.1.1']) expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/^Invalid configuration: TRUST_PROXY: must be comma-separated addresses/);
+  });
+
+  it("readers' limits of hosted sites: 20 builds an hour and 120 ref look-ups a minute an address by default", () => {
+    expect(loadConfig({}).docs?.readerLimits).toEqual({ buildsPerHour: 20, refLookupsPerMinute: 120 });
+    expect(loadConfig({ DOCS_READER_BUILDS_PER_HOUR: '0', DOCS_READER_REF_LOOKUPS_PER_MINUTE: '10' }).docs?.readerLimits).toEqual({ buildsPerHour: 0, refLookupsPerMinute: 10 });
+    expect(() => loadConfig({ DOCS_READER_REF_LOOKUPS_PER_MINUTE: '0' })).toThrow(/DOCS_READER_REF_LOOKUPS_PER_MINUTE/);
+  });
 });

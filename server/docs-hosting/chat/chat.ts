@@ -10,6 +10,7 @@ import { complete, ProviderError, type ModelProvider } from './providers.ts';
 import type { SecretBox } from '../secrets.ts';
 import type { ServedSite } from '../serving/serve.ts';
 import type { DocsSites } from '../serving/sites.ts';
+import { clientAddress } from '../../platform/http/client-address.ts';
 
 /**
  * `POST {site}/_chat`: the chat panel (beta). Answers a reader's question from the site's own pages: the best
@@ -77,7 +78,7 @@ export function createChatRoute(options: ChatOptions) {
     const settings = await defaultBranchAgent(site);
     const { ip: perIp, repo: perRepo } = settings.limits;
     const limits: { rule: RateRule; key: string; scope: string }[] = [
-      { rule: { name: `docs-chat-ip-${perIp}`, points: perIp, durationSeconds: HOUR }, key: `${repository.id}:${req.socket.remoteAddress ?? 'unknown'}`, scope: 'from one address' },
+      { rule: { name: `docs-chat-ip-${perIp}`, points: perIp, durationSeconds: HOUR }, key: `${repository.id}:${clientAddress(req)}`, scope: 'from one address' },
       { rule: { name: `docs-chat-repo-${perRepo}`, points: perRepo, durationSeconds: HOUR }, key: repository.id, scope: 'for this site' },
     ];
     for (const { rule, key, scope } of limits) {

@@ -8,6 +8,7 @@ import { urlRef } from '../git.ts';
 import { siteBase } from '../names.ts';
 import type { DocsSites, LoadedBuild, SiteRequest } from './sites.ts';
 import type { SocialImages } from './social.ts';
+import { clientAddress } from '../../platform/http/client-address.ts';
 
 /**
  * Serving hosted documentation sites (docs/docs-hosting.md): `/{owner}/{repo}[~{ref}]/...` on the service host,
@@ -259,7 +260,7 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
 
     // Reading a ref nobody published builds it; other methods (bar the site's own routes) only look.
     const reads = Boolean(handler) || req.method === 'GET' || req.method === 'HEAD';
-    const deployment = await sites.deployment(repository, ref, { address: req.socket.remoteAddress ?? 'unknown', reads });
+    const deployment = await sites.deployment(repository, ref, { address: clientAddress(req), reads });
     const what = ref === undefined ? `the default branch${repository.defaultBranch ? ` (<code>${escapeHtml(repository.defaultBranch)}</code>)` : ''}` : `<code>${escapeHtml(ref)}</code>`;
     if (deployment.state === 'building') {
       return notice(res, 503, `${name} is being built`, [`The site of ${what} is being built (commit <code>${deployment.build.commit.slice(0, 12)}</code>). This page reloads in a few seconds.`], { 'Retry-After': 5 });

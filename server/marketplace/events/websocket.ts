@@ -11,6 +11,7 @@ import { RATE_RULES } from '../rate-limits.ts';
 import { proofFromQuery, WALLET_HEADERS } from '../wallet-signature.ts';
 import type { Services } from '../../services.ts';
 import type { EventBus } from './bus.ts';
+import { clientAddress } from '../../platform/http/client-address.ts';
 
 /**
  * The WebSocket side of the server (docs/events.md), on the node:http server's `upgrade` event:
@@ -100,7 +101,7 @@ function socketContext(services: Services, req: IncomingMessage, connectionParam
     method: 'GET',
     // What is signed: the path only (`GET:/trpc:<ts>`), whatever query the client library adds.
     url: (req.url ?? '/trpc').split('?', 1)[0]!,
-    ip: req.socket.remoteAddress ?? 'unknown',
+    ip: clientAddress(req),
     host: req.headers.host,
     // No HTTP response to put headers on.
     res: { headersSent: true, setHeader: () => undefined },

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Services } from '../../services.ts';
 import { rawBody, receivedBody } from './body.ts';
+import { clientAddress } from './client-address.ts';
 
 /** What calls may do to their HTTP response. */
 export interface ResponseHeaders {
@@ -41,7 +42,7 @@ export function requestContext(services: Services, req: IncomingMessage, res: Re
     headers: req.headers,
     method: req.method ?? 'GET',
     url: originalUrls.get(req) ?? req.url ?? '/',
-    ip: req.socket.remoteAddress ?? 'unknown',
+    ip: clientAddress(req),
     host: req.headers.host,
     rawBody: rawBody(req),
     body: receivedBody(req),

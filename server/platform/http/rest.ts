@@ -10,6 +10,7 @@ import { bodyProblem, MAX_BODY_BYTES, readJsonBody } from './body.ts';
 import { pinBodySchemasToNoCoercion } from './no-coercion.ts';
 import { procedureMeta, type Meta } from './procedure-meta.ts';
 import { keepOriginalUrl, requestContext } from './context.ts';
+import { clientAddress } from './client-address.ts';
 
 /**
  * Each API's documented error body. Resource API: `message` names the failed action, `error` says what
@@ -97,7 +98,7 @@ export function createRestHandler(router: AnyRouter, services: Services, log: Lo
       if (api === 'resources' || res.hasHeader('X-RateLimit-Limit')) return end(body);
       // A marketplace call refused before its procedure ran (bad JSON, unknown route) is still counted,
       // per client IP, and still carries X-RateLimit headers, as every marketplace answer does.
-      countCall(services.rateLimiter, res, meta?.rateLimit, ipKey(req.socket.remoteAddress ?? 'unknown')).then(
+      countCall(services.rateLimiter, res, meta?.rateLimit, ipKey(clientAddress(req))).then(
         () => end(body),
         (err: unknown) => (log.error({ err }, 'rate limiting failed'), end(body)),
       );
