@@ -1,6 +1,7 @@
 /**
  * Build processes started ahead of their builds (server/docs-hosting/builds/builder.ts): after a build, a spare
- * waits with Astro loaded; the next build runs in it, and it ends with its build as any build process does.
+ * waits with Astro loaded; the next build runs in it, and it ends with its build as any build process does. Closing
+ * (the server stops) ends the spare and the builds running.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuildProcesses } from '../../server/docs-hosting/builds/builder.ts';
 import type { WorkerInput } from '../../server/docs-hosting/builds/worker.ts';
+import { processEnded } from '../helpers/server-process.ts';
 
 let work: string;
 let processes: BuildProcesses;
@@ -40,39 +42,37 @@ function input(): WorkerInput {
   };
 }
 
-const ended = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch {
-    return true;
-  }
-};
-
 describe('build processes started ahead', () => {
   it('after a build a spare waits; the next build runs in it (it then ends) and another spare waits', async () => {
     expect(processes.spare).toBeUndefined(); // none before the first build
     expect(await processes.run(input(), { timeoutMs: 60_000 })).toMatchObject({ type: 'done', pages: 1 });
     const spare = processes.spare!;
     expect(spare).toBeTypeOf('number');
-    expect(ended(spare)).toBe(false);
+    expect(processEnded(spare)).toBe(false);
     expect(await processes.run(input(), { timeoutMs: 60_000 })).toMatchObject({ type: 'done', pages: 1 });
-    await expect.poll(() => ended(spare)).toBe(true);
+    await expect.poll(() => processEnded(spare)).toBe(true);
     expect(processes.spare).not.toBe(spare);
   }, 120_000);
 
   it('a spare that ended before its build is not used: the build starts a process of its own', async () => {
     const spare = processes.spare!;
     process.kill(spare, 'SIGKILL');
-    await expect.poll(() => ended(spare)).toBe(true);
+    await expect.poll(() => processEnded(spare)).toBe(true);
     expect(await processes.run(input(), { timeoutMs: 60_000 })).toMatchObject({ type: 'done', pages: 1 });
   }, 120_000);
 
-  it('closing ends the spare and starts no other', async () => {
+  it('closing ends the spare, and the process of a build running at once (the build is stopped); it starts no other', async () => {
     await expect.poll(() => processes.spare).toBeTypeOf('number');
     const spare = processes.spare!;
+    let progressed!: () => void;
+    const building = new Promise<void>((resolve) => (progressed = resolve));
+    const outcome = processes.run(input(), { timeoutMs: 60_000, onProgress: () => progressed() });
+    await building;
+    expect([processEnded(spare), processes.spare]).toEqual([false, undefined]); // the build runs in the spare
     processes.close();
-    await expect.poll(() => ended(spare)).toBe(true);
+    expect(await outcome).toEqual({ type: 'failed', error: 'The server stopped this build' });
+    await expect.poll(() => processEnded(spare)).toBe(true);
+    expect(await processes.run(input(), { timeoutMs: 60_000 })).toEqual({ type: 'failed', error: 'The server stopped this build' });
     expect(processes.spare).toBeUndefined();
   }, 60_000);
 });

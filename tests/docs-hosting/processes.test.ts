@@ -1,10 +1,10 @@
 /**
- * Documentation hosting across processes: the `docs` CLI as a process against the server, a server killed in the
- * middle of a build (the build is finished by the next start, nothing half-published). Two servers on one
+ * Documentation hosting across processes: the `docs` CLI as a process against the server, a server killed or stopped
+ * in the middle of a build (the build is finished by the next start, nothing half-published). Two servers on one
  * PostgreSQL serving what either built: processes.postgres.test.ts.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -17,7 +17,7 @@ import { startDnsStandIn, type DnsStandIn } from '../helpers/dns.ts';
 import { get, hostingConfig, settled, smallDocsRepo, type Build } from '../helpers/hosting.ts';
 import { restClient } from '../helpers/rest.ts';
 import { createOrganization, createTestDatabase, onPostgres, startTestServer, testConfig, type TestServer } from '../helpers/server.ts';
-import { restartServerProcess, startServerProcess, stopServerProcess } from '../helpers/server-process.ts';
+import { processEnded, restartServerProcess, startServerProcess, stopServerProcess } from '../helpers/server-process.ts';
 
 const run = promisify(execFile);
 const repos: GitFixture[] = [];
@@ -109,35 +109,83 @@ async function organizationKey(database: DatabaseConfig): Promise<string> {
   }
 }
 
+/**
+ * A server process on a data dir of its own (and on PostgreSQL a throwaway database) that publishes a 40-page
+ * repository as `acme/<name>`: its build is queued when this answers.
+ */
+async function serverPublishing(name: string, env: NodeJS.ProcessEnv) {
+  const dataDir = mkdtempSync(join(tmpdir(), `docs-${name}-`));
+  const throwaway = onPostgres ? await createTestDatabase() : undefined;
+  const database: DatabaseConfig | 'pglite' = throwaway?.config ?? 'pglite';
+  const server = await startServerProcess(database, { dataDir, env });
+  const apiKey = throwaway ? await organizationKey(throwaway.config) : (JSON.parse(readFileSync(join(dataDir, 'dev-organization.json'), 'utf8')) as { apiKey: string }).apiKey;
+  const rest = restClient(server.url, apiKey);
+  expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: name, source: docsRepo(40).dir })).status).toBe(201);
+  const queued = (await rest<Build>('POST', `/api/docs/repositories/acme/${name}/publish`, {})).body;
+  return { server, rest, queued, apiKey, database, dataDir, throwaway };
+}
+
 describe('a server killed in the middle of a build', () => {
   it('leaves nothing half-published; the next start builds it again and serves the site', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'docs-crash-'));
-    const env = { DOCS_LOCAL_SOURCES: 'on', DOCS_BUILD_LEASE_MS: '3000', RATE_LIMITS: 'off' };
     // PGlite: the restarted process is the database's only one and takes the build at once; PostgreSQL: after its lease.
-    const throwaway = onPostgres ? await createTestDatabase() : undefined;
-    const database = throwaway?.config ?? 'pglite';
-    let first = await startServerProcess(database, { dataDir, env });
-    const apiKey = throwaway ? await organizationKey(throwaway.config) : (JSON.parse(readFileSync(join(dataDir, 'dev-organization.json'), 'utf8')) as { apiKey: string }).apiKey;
-    const rest = restClient(first.url, apiKey);
-    const repo = docsRepo(40);
-    expect((await rest('POST', '/api/docs/repositories', { owner: 'acme', repo: 'crash', source: repo.dir })).status).toBe(201);
-    const queued = (await rest<Build>('POST', '/api/docs/repositories/acme/crash/publish', {})).body;
+    const env = { DOCS_LOCAL_SOURCES: 'on', DOCS_BUILD_LEASE_MS: '3000', RATE_LIMITS: 'off' };
+    const { server, rest, queued, apiKey, database, dataDir, throwaway } = await serverPublishing('crash', env);
     // Killed once the build runs.
     for (let i = 0; (await rest<Build>('GET', `/api/docs/builds/${queued.id}`)).body.status !== 'BUILDING'; i++) {
       if (i > 200) throw new Error('the build never started');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    await stopServerProcess(first, 'SIGKILL');
-    first = await restartServerProcess(database, { dataDir, env });
-    const again = restClient(first.url, apiKey);
+    await stopServerProcess(server, 'SIGKILL');
+    const restarted = await restartServerProcess(database, { dataDir, env });
+    const again = restClient(restarted.url, apiKey);
     try {
-      expect((await get(first.url, '/acme/crash/page-39')).status).not.toBe(200); // nothing served from a build that did not finish
+      expect((await get(restarted.url, '/acme/crash/page-39')).status).not.toBe(200); // nothing served from a build that did not finish
       const build = await settled(again, queued, 120_000);
       expect(build).toMatchObject({ status: 'SUCCEEDED', pages: 40 });
-      expect((await get(first.url, '/acme/crash/page-39')).text).toContain('Text of page 39.');
+      expect((await get(restarted.url, '/acme/crash/page-39')).text).toContain('Text of page 39.');
       expect((await again('GET', '/api/docs/repositories/acme/crash/builds')).body.total).toBe(1);
     } finally {
-      await stopServerProcess(first);
+      await stopServerProcess(restarted);
+      await throwaway?.drop();
+    }
+  }, 180_000);
+});
+
+/** The build process (builds/worker.ts) of a server process, once it runs one. */
+async function buildProcessOf(server: number): Promise<number> {
+  for (let i = 0; i < 200; i++) {
+    for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      try {
+        const parent = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]);
+        if (parent === server && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('builds/worker.ts')) return Number(entry);
+      } catch {
+        // it ended while read
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the server never started a build process');
+}
+
+describe('a server stopped (SIGTERM) in the middle of a build', () => {
+  it('ends the build process and exits without waiting for the build; the next start builds it', async () => {
+    // On PostgreSQL too the build is queued again at once: no lease to wait for (DOCS_BUILD_LEASE_MS is the default minute).
+    const env = { DOCS_LOCAL_SOURCES: 'on', RATE_LIMITS: 'off', SHUTDOWN_TIMEOUT_MS: '10000' };
+    const { server, queued, apiKey, database, dataDir, throwaway } = await serverPublishing('stop', env);
+    const builder = await buildProcessOf(server.child.pid!);
+    const stopping = Date.now();
+    expect(await stopServerProcess(server)).toBe(0);
+    expect(Date.now() - stopping).toBeLessThan(10_000); // SHUTDOWN_TIMEOUT_MS
+    expect(processEnded(builder)).toBe(true);
+    const restarted = Date.now();
+    const second = await startServerProcess(database, { dataDir, env });
+    try {
+      const build = (await settled(restClient(second.url, apiKey), queued, 120_000)) as Build & { finishedAt: string };
+      expect(build).toMatchObject({ status: 'SUCCEEDED', pages: 40 });
+      expect(Date.parse(build.finishedAt)).toBeGreaterThan(restarted); // built by the second server, not while the first stopped
+      expect((await get(second.url, '/acme/stop/page-39')).text).toContain('Text of page 39.');
+    } finally {
+      await stopServerProcess(second);
       await throwaway?.drop();
     }
   }, 180_000);

@@ -80,3 +80,13 @@ export async function restartServerProcess(database: Parameters<typeof startServ
     }
   }
 }
+
+/** Whether the process `pid` is gone (signal 0 reaches no process). */
+export function processEnded(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}

@@ -38,6 +38,7 @@ export function runBuildWorker(
   input: WorkerInput,
   options: BuildProcessOptions & {
     timeoutMs: number;
+    /** Ends the build's process at once; the outcome is a failure whose error is the signal's reason (a string). */
     signal?: AbortSignal;
     onProgress?: (progress: { phase: string; done?: number; total?: number; message?: string }) => void;
     started?: ChildProcess;
@@ -48,7 +49,8 @@ export function runBuildWorker(
     child.stdin!.on('error', () => {}); // a process that ended is seen by 'close' below
     child.stdin!.end(`${JSON.stringify(input)}\n`);
     const stop = () => child.kill('SIGKILL');
-    options.signal?.addEventListener('abort', stop, { once: true });
+    if (options.signal?.aborted) stop();
+    else options.signal?.addEventListener('abort', stop, { once: true });
     let outcome: BuildOutcome | undefined;
     let stderr = '';
     let timedOut = false;
@@ -70,7 +72,7 @@ export function runBuildWorker(
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', stop);
-      if (options.signal?.aborted) return resolve({ type: 'failed', error: 'Another process took this build over' });
+      if (options.signal?.aborted) return resolve({ type: 'failed', error: typeof options.signal.reason === 'string' ? options.signal.reason : 'The build was stopped' });
       // The limit holds in each process of the build (its Astro builds inherit it: sites/builder/astro-processes.ts),
       // and one of those running out ends the build as failed, with this in the output they share.
       const outOfMemory = /heap out of memory|Allocation failed/i.test(stderr);
@@ -87,6 +89,9 @@ export function runBuildWorker(
   });
 }
 
+/** Why a build whose process the server ended as it stopped failed (it is not recorded: the build runs again). */
+export const STOPPED = 'The server stopped this build';
+
 /**
  * Build processes started ahead of their builds: once a build ends, a spare is started, which loads the builder,
  * Astro and Shiki's grammars and waits (~0.5 s of a one-page build: docs/docs-hosting.md). A spare still runs one
@@ -96,21 +101,28 @@ export function runBuildWorker(
 export class BuildProcesses {
   readonly #options: BuildProcessOptions;
   #spare: ChildProcess | undefined;
-  #closed = false;
+  /** Aborted by close(): ends the processes of the builds running. */
+  readonly #closing = new AbortController();
 
   constructor(options: BuildProcessOptions) {
     this.#options = options;
   }
 
-  /** Runs one build (runBuildWorker) in the spare when there is one alive, then starts the next spare. */
+  /**
+   * Runs one build (runBuildWorker) in the spare when there is one alive, then starts the next spare. Once closed, a
+   * build is stopped at once, without a process.
+   */
   async run(input: WorkerInput, options: Omit<Parameters<typeof runBuildWorker>[1], keyof BuildProcessOptions | 'started'>): Promise<BuildOutcome> {
+    const closing = this.#closing.signal;
+    if (closing.aborted) return { type: 'failed', error: closing.reason as string };
     const spare = this.#spare;
     this.#spare = undefined;
     const alive = spare && spare.exitCode === null && spare.signalCode === null ? spare : undefined;
+    const signal = options.signal ? AbortSignal.any([options.signal, closing]) : closing;
     try {
-      return await runBuildWorker(input, { ...this.#options, ...options, ...(alive ? { started: alive } : {}) });
+      return await runBuildWorker(input, { ...this.#options, ...options, signal, ...(alive ? { started: alive } : {}) });
     } finally {
-      if (!this.#closed && !this.#spare) this.#spare = startBuildProcess(this.#options);
+      if (!closing.aborted && !this.#spare) this.#spare = startBuildProcess(this.#options);
     }
   }
 
@@ -119,9 +131,13 @@ export class BuildProcesses {
     return this.#spare?.pid;
   }
 
-  /** Ends the spare; builds running go on. */
+  /**
+   * Ends the spare and the processes of the builds running (SIGKILL: a build keeps nothing a gentler stop would save,
+   * its work is in a scratch folder of its own), whose builds fail with "The server stopped this build"; no process is
+   * started after this. The server's shutdown does this, so that it does not wait for builds (minutes, at worst).
+   */
   close(): void {
-    this.#closed = true;
+    this.#closing.abort(STOPPED);
     this.#spare?.kill('SIGKILL');
     this.#spare = undefined;
   }

@@ -7,7 +7,7 @@ import type { Database } from '../../platform/db/orm.ts';
 import { sha256Hex } from '../../platform/hash.ts';
 import { DocsBuild, DocsRepository, type BuildManifest } from '../entities.ts';
 import { builtFiles, type BuiltFile } from './built-files.ts';
-import { BuildProcesses, type BuildOutcome } from './builder.ts';
+import { BuildProcesses, STOPPED, type BuildOutcome } from './builder.ts';
 import { CommitTooLarge, type Mirrors } from '../mirrors.ts';
 
 /**
@@ -31,6 +31,12 @@ const INSERT_BATCH_BYTES = 8 << 20;
 const INSERT_BATCH_ROWS = 5_000;
 /** Files whose hashes a server process keeps between builds (BuildQueue's `#known`: ~150 bytes each). */
 const KNOWN_FILES = 200_000;
+/**
+ * How long close() waits for its builds once their processes are ended: a build gives itself back to the queue at
+ * once, but one in a git command (checking its commit out) finishes that first. Past this, the process stops anyway and
+ * the build is taken again after its lease, as after a crash.
+ */
+const CLOSE_WAIT_MS = 5_000;
 
 /** A build cache file stored before: its stamp then (built-files.ts), and its hash. */
 interface KnownFile {
@@ -142,12 +148,16 @@ export class BuildQueue {
     queueMicrotask(() => this.wake());
   }
 
-  /** Stops taking builds; running ones are left to finish or to be claimed again after their lease. */
+  /**
+   * Stops taking builds and ends the running ones' processes (and the spare): each build goes back to the queue as it
+   * was, for this server's next start or another process to build at once. A build of minutes does not hold up the
+   * server's shutdown.
+   */
   async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#timer);
-    await Promise.allSettled([...this.#active]);
     this.#processes.close();
+    await Promise.race([Promise.allSettled([...this.#active]), new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
   }
 
   async #claim(): Promise<DocsBuild | undefined> {
@@ -182,7 +192,7 @@ export class BuildQueue {
       void this.#db
         .em()
         .execute<{ affectedRows: number }>(`update docs_build set lease_until = now() + interval '${lease}' where id = ? and status = 'BUILDING' and attempts = ?`, [build.id, build.attempts], 'run')
-        .then((result) => result.affectedRows === 0 && lost.abort())
+        .then((result) => result.affectedRows === 0 && lost.abort('Another process took this build over'))
         .catch((error: unknown) => log?.('warn', { err: error, build: build.id }, 'could not renew a build lease'));
     }, this.#options.leaseMs / 3).unref();
     const scratch = join(this.#options.workDir, 'builds', `${build.id}-${build.attempts}`);
@@ -225,6 +235,7 @@ export class BuildQueue {
           },
         },
       );
+      if (outcome.type === 'failed' && outcome.error === STOPPED && !lost.signal.aborted) return await this.#release(build);
       if (outcome.type === 'failed') return await this.#fail(build, outcome);
       const built = performance.now();
       const files = await builtFiles(scratch, pageCacheDir, outcome.cachedFiles, this.#options.limits);
@@ -245,6 +256,15 @@ export class BuildQueue {
       await tree?.release().catch(() => {});
       await rm(scratch, { recursive: true, force: true }).catch(() => {});
     }
+  }
+
+  /**
+   * Gives a build this process stopped (it is shutting down) back to the queue, as the attempt it was not: a server
+   * restarted three times mid-build must not fail it. Any process may take it at once.
+   */
+  async #release(build: DocsBuild): Promise<void> {
+    await this.#db.em().nativeUpdate(DocsBuild, this.#mine(build), { status: 'QUEUED', attempts: build.attempts - 1, leaseUntil: null, progress: null });
+    this.#options.log?.('info', { build: build.id }, 'docs build stopped with the server: queued again');
   }
 
   /** The build as long as this attempt holds it. */
