@@ -177,7 +177,7 @@ describe('serving', () => {
     expect([svg.status, svg.headers['content-type'], svg.headers['content-security-policy']]).toEqual([
       200,
       'image/svg+xml',
-      "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox",
+      "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox; frame-ancestors 'self'",
     ]);
     expect((await page('/acme/widgets~nope/guide')).headers['content-security-policy']).toMatch(/^default-src 'none'; style-src 'unsafe-inline'/);
   });

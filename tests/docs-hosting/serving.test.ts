@@ -401,5 +401,5 @@ describe('notices of a server with reader limits and a database that goes away',
     } finally {
       await limited.destroy();
     }
-  });
+  }, 120_000); // a server of its own, started, published and built to
 });

@@ -30,13 +30,12 @@ if (!HAS_CHROMIUM) console.warn(`tests/docs-sites/browser.test.ts: ${SKIPPED}`);
 const BASE = '/acme/widgets';
 
 /**
- * The only URLs outside the test server a page of the fixtures may request: what docs-full configures and a
- * published default-branch build injects. `scripts.vendorTagManager` (GTM-ABC123) loads Google Tag Manager;
- * `vendorAnalytics` is skipped because the tag manager is set; `altAnalytics` needs a custom domain, which the
- * default `/{owner}/{repo}` path is not. Logos, favicons and images of the fixture are all local files.
- * Answered here with an empty script (the machine is offline anyway).
+ * The only URLs outside the test server a page of the fixtures may request: none. docs-full configures a tag manager
+ * (GTM-ABC123) and `altAnalytics`, but the published default branch is served here at the default
+ * `/{owner}/{repo}` path, where no third party's script runs (only on a domain of its own: src/lib/analytics.ts).
+ * Logos, favicons and images of the fixture are all local files.
  */
-const ALLOWED_EXTERNAL = ['https://www.googletagmanager.com/gtm.js?id=GTM-ABC123'];
+const ALLOWED_EXTERNAL: string[] = [];
 
 /** Colours of docs-full's `theme` (backgroundLight / backgroundDark) as the browser computes them. */
 const BACKGROUND = { light: 'rgb(252, 253, 255)', dark: 'rgb(10, 15, 26)' };
@@ -577,7 +576,7 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'documentation sites in a browser'
   });
 
   describe('requests', () => {
-    it('every page loads everything from the site\'s own origin; only the configured tag manager is external', async () => {
+    it('every page loads everything from the site\'s own origin; not even the configured tag manager is external on the default path', async () => {
       const before = external.length;
       const { page } = await session({ fresh: true });
       const routes = htmlRoutes(full);

@@ -106,6 +106,8 @@ export interface SiteReader {
 }
 
 const NONE = Symbol('none');
+/** The mapped domains' names as read, the table's stamp then, and when it was checked. */
+type MappedNames = { names: Set<string>; stamp: string; checkedAt: number };
 /** How often a request may look up the DNS challenge of a domain not proven yet. */
 const DOMAIN_CHECK_INTERVAL_MS = 10_000;
 /** No repository name, owner or git ref holds a control character (git forbids them): such a URL names nothing. */
@@ -129,11 +131,15 @@ export class DocsSites {
   readonly #refNames = new LRUCache<string, string | typeof NONE>({ max: 10_000, ttl: 10_000 });
   /** Unproven domains looked up lately by this process: a flood of requests is not a flood of DNS queries. */
   readonly #domainChecks = new LRUCache<string, true>({ max: 10_000, ttl: DOMAIN_CHECK_INTERVAL_MS });
+  readonly #ttl: number;
+  /** Every mapped domain's name, and the stamp of the table it was read at ({@link #mappedNames}). */
+  #mapped: MappedNames | undefined;
+  #mappedReading: Promise<Set<string>> | undefined;
 
   constructor(db: Database, options: SiteOptions = {}) {
     this.#db = db;
     this.#options = options;
-    const ttl = options.freshnessMs ?? 2_000;
+    const ttl = (this.#ttl = options.freshnessMs ?? 2_000);
     this.#repositories = new LRUCache({ max: 10_000, ttl });
     this.#domains = new LRUCache({ max: 10_000, ttl });
     this.#deployments = new LRUCache({ max: 10_000, ttl });
@@ -141,6 +147,7 @@ export class DocsSites {
 
   /** Forgets what this process cached about repositories' refs and names (after a publish or a domain change). */
   invalidate(): void {
+    this.#mapped = undefined;
     this.#refNames.clear();
     this.#repositories.clear();
     this.#domains.clear();
@@ -170,6 +177,27 @@ export class DocsSites {
     return cached === NONE ? undefined : cached;
   }
 
+  /**
+   * The names of all mapped domains. A Host header is the client's to make up, any name and a new one each time: it is
+   * looked up here, in memory, not by a query each (nor a cache entry each, which would push the real ones out). The
+   * table's stamp (its rows and newest mapping) is checked when the names are older than the freshness; they are read
+   * again only when it changed.
+   */
+  #mappedNames(): Promise<Set<string>> {
+    const mapped = this.#mapped;
+    if (mapped && Date.now() - mapped.checkedAt < this.#ttl) return Promise.resolve(mapped.names);
+    return (this.#mappedReading ??= this.#readMappedNames(mapped).finally(() => (this.#mappedReading = undefined)));
+  }
+
+  async #readMappedNames(last: MappedNames | undefined): Promise<Set<string>> {
+    const em = this.#db.em();
+    const [row] = await em.execute<{ stamp: string }[]>("select count(*)::text || ':' || coalesce(max(created_at)::text, '') as stamp from docs_domain");
+    const stamp = row!.stamp;
+    const names = last?.stamp === stamp ? last.names : new Set((await em.find(DocsDomain, {}, { fields: ['hostname'] })).map((domain) => domain.hostname));
+    this.#mapped = { names, stamp, checkedAt: Date.now() };
+    return names;
+  }
+
   /** A request for a mapped domain not proven yet looks its record up, at most once per interval. */
   async #checkUnproven(domain: DocsDomain): Promise<DocsDomain> {
     const { checkDomain } = this.#options;
@@ -196,7 +224,7 @@ export class DocsSites {
       return { repository, mode: 'vanity', ref, base: siteBase('vanity', repository, ref), path: `/${rest.join('/')}` };
     }
     // Only a DNS name can be a custom domain: the service's own host, `localhost` and IP addresses are never looked up.
-    const mapped = CUSTOM_DOMAIN.test(hostname) && !service ? await this.#domain(hostname) : undefined;
+    const mapped = CUSTOM_DOMAIN.test(hostname) && !service && (await this.#mappedNames()).has(hostname) ? await this.#domain(hostname) : undefined;
     if (mapped) {
       const refSegment = segments[0]?.startsWith('~') ? segments.shift()! : undefined;
       const ref = refSegment ? decode(refSegment.slice(1)) : undefined;
