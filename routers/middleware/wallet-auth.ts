@@ -8,7 +8,11 @@ import { middleware } from '../trpc.ts';
  * allowances). Either way the answer carries X-RateLimit headers.
  */
 export const requireWallet = middleware(async ({ ctx, meta, next }) => {
-  const proof = await ctx.services.walletAuth.authenticate({ method: ctx.method, url: ctx.url, headers: ctx.headers, host: ctx.host, body: ctx.body });
+  const request = { method: ctx.method, url: ctx.url, headers: ctx.headers, host: ctx.host, body: ctx.body };
+  // A WebSocket connection is proven once, its signature used up (a GET's is not): one connection per signature.
+  const proof = await (ctx.proveConnection
+    ? ctx.proveConnection(() => ctx.services.walletAuth.authenticate(request, { singleUse: true }))
+    : ctx.services.walletAuth.authenticate(request));
   await enforceRateLimit(ctx.services.rateLimiter, ctx.res, meta?.rateLimit, 'wallet' in proof ? proof.wallet : ipKey(ctx.ip));
   if ('failure' in proof) throw proof.failure;
   if (ctx.method.toUpperCase() !== 'GET') await enforceIpCeiling(ctx.services.rateLimiter, ctx.res, meta?.rateLimit, ctx.ip);

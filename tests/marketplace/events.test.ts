@@ -5,6 +5,7 @@
  * on one PostgreSQL: events-scale-out.postgres.test.ts.
  */
 import { randomUUID } from 'node:crypto';
+import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
@@ -14,6 +15,7 @@ import {
   subscribeToEvents,
   type EventFrame,
 } from '../../client-sdk/index.ts';
+import type { AppRouter } from '../../routers/index.ts';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import type { DatabaseConfig } from '../../server/platform/config.ts';
 import { recordEvent } from '../../server/marketplace/events/outbox.ts';
@@ -364,6 +366,29 @@ describe('tRPC subscription events.subscribe', () => {
     const error = await new Promise<any>((resolve) => stranger.events.subscribe.subscribe({}, { onError: resolve }));
     expect(error.data).toMatchObject({ appCode: 'UNAUTHORIZED_ACCESS', httpStatus: 403 });
     await stranger.close();
+  });
+
+  it("a connection's signature opens that connection only: another with the same connectionParams is refused as replayed", async () => {
+    // What the SDK sends when it connects; a second connection with the same proof could ask for the whole history.
+    const headers = await signedHeaders(provider.signer, 'GET', '/trpc', { host: new URL(server.url).host });
+    const connectionParams = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+    const open = () => {
+      const connection = createWSClient({ url: `${wsBase(server.url)}/trpc`, connectionParams, retryDelayMs: () => 60_000 });
+      return { connection, trpc: createTRPCClient<AppRouter>({ links: [wsLink({ client: connection })] }) };
+    };
+    const first = open();
+    const started = Promise.withResolvers<void>();
+    const live = first.trpc.events.subscribe.subscribe({}, { onStarted: () => started.resolve(), onError: (error) => started.reject(error) });
+    await started.promise;
+    // Calls of the proven connection go on: a second subscription on it is proven already.
+    const again = Promise.withResolvers<void>();
+    const second = first.trpc.events.subscribe.subscribe({}, { onStarted: () => again.resolve(), onError: (error) => again.reject(error) });
+    await again.promise;
+    const replay = open();
+    const error = await new Promise<any>((resolve) => replay.trpc.events.subscribe.subscribe({ lastEventId: '0' }, { onError: resolve }));
+    expect(error.data).toMatchObject({ appCode: 'INVALID_SIGNATURE', httpStatus: 401 });
+    for (const sub of [live, second]) sub.unsubscribe();
+    await Promise.all([first.connection.close(), replay.connection.close()]);
   });
 
   it('resumes by itself after the server drops the connection (tRPC reconnect with the last tracked id)', async () => {

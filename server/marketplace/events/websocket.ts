@@ -95,6 +95,7 @@ const EVENT_ID = /^[0-9]{1,15}$/;
 function socketContext(services: Services, req: IncomingMessage, connectionParams: Record<string, string | undefined> | null): Context {
   const headers: IncomingHttpHeaders = {};
   if (connectionParams) for (const [name, value] of Object.entries(connectionParams)) headers[name.toLowerCase()] = value;
+  let proof: Promise<unknown> | undefined;
   return {
     services,
     headers: connectionParams ? headers : req.headers,
@@ -105,6 +106,8 @@ function socketContext(services: Services, req: IncomingMessage, connectionParam
     host: req.headers.host,
     // No HTTP response to put headers on.
     res: { headersSent: true, setHeader: () => undefined },
+    // A failure to reach the store is not kept: the next call proves the connection again.
+    proveConnection: <T>(prove: () => Promise<T>) => (proof ??= prove().catch((error: unknown) => ((proof = undefined), Promise.reject(error)))) as Promise<T>,
   };
 }
 

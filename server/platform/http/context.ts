@@ -26,6 +26,11 @@ export interface Context {
   body?: Uint8Array | undefined;
   /** For response headers (rate limits). */
   res: ResponseHeaders;
+  /**
+   * A WebSocket connection's calls share one proof of its wallet (its `connectionParams`), made by its first call with
+   * the signature used up: no second connection opens with the same signature (docs/events.md).
+   */
+  proveConnection?: <T>(prove: () => Promise<T>) => Promise<T>;
 }
 
 const originalUrls = new WeakMap<IncomingMessage, string>();
