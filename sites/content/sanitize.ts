@@ -164,19 +164,6 @@ function dataProp(tag: string, name: string, expression: string): string | undef
 }
 
 const LITERAL_EXPRESSION = /^\s*(?:true|false|null|-?\d+(?:\.\d+)?|"[^"\\\n]*"|'[^'\\\n]*')\s*$/;
-
-/**
- * The value of a literal expression (`{2}`, `{true}`, `{"x"}`), or undefined for any other expression. A string
- * literal is then judged as the same attribute written with quotes: the same name, URL and directive checks.
- */
-function literalValue(expression: string): string | number | boolean | null | undefined {
-  if (!LITERAL_EXPRESSION.test(expression)) return undefined;
-  const text = expression.trim();
-  if (text === 'true' || text === 'false') return text === 'true';
-  if (text === 'null') return null;
-  // Quoted without backslashes (the pattern allows none): the text between the quotes is the value.
-  return /^["']/.test(text) ? text.slice(1, -1) : Number(text);
-}
 const COMMENT_EXPRESSION = /^\s*\/\*[\s\S]*\*\/\s*$/;
 
 function normaliseAttributeName(name: string): string {
@@ -260,10 +247,13 @@ function filterAttributes(tag: string, component: boolean, attributes: JsxAttrib
     /** A literal that is not a string (`{2}`, `{true}`): kept as the expression it is, once its name passes. */
     let literal: JsxAttribute | undefined;
     if (value !== null && value !== undefined && typeof value === 'object') {
-      const parsed = literalValue(value.value);
-      if (typeof parsed === 'string') value = parsed;
-      else if (parsed !== undefined) literal = attribute;
-      else {
+      const text = value.value.trim();
+      // A string literal is judged as the same attribute written with quotes (the pattern allows no backslash: the
+      // text between the quotes is the value); `{2}`, `{true}`, `{null}` stay as written once the name passes.
+      if (LITERAL_EXPRESSION.test(text)) {
+        if (/^["']/.test(text)) value = text.slice(1, -1);
+        else literal = attribute;
+      } else {
         const data = component ? dataProp(tag, attribute.name, value.value) : undefined;
         if (data === undefined) {
           messages.push(`expression attribute \`${attribute.name}={${value.value}}\` removed from <${tag}>`);

@@ -58,6 +58,13 @@ describe('the page policy', () => {
     const injected = '<head><script src="https://evil.example/x.js"></script><div data-analytics="tag-manager" data-docs-frame="https://evil.example"></div></head>';
     expect(policyOf(withContentSecurityPolicy(injected, mark))).not.toMatch(/evil|google/);
   });
+  it("frames only the built-in players a page's media components mark, each once; none elsewhere", () => {
+    const frameSrc = (body: string) => /frame-src ([^;]*)/.exec(policyOf(withContentSecurityPolicy(`<head></head><body>${body}</body>`, mark)))![1];
+    const players = '<div data-docs-frame="https://www.youtube-nocookie.com"></div><div data-docs-frame="https://player.vimeo.com"></div><div data-docs-frame="https://www.youtube-nocookie.com"></div>';
+    expect(frameSrc(players)).toBe('https://www.youtube-nocookie.com https://player.vimeo.com');
+    expect(frameSrc('<div data-docs-frame="https://evil.example"></div><div xdata-docs-frame="https://player.vimeo.com"></div>')).toBe("'none'");
+    expect(frameSrc('')).toBe("'none'");
+  });
   it('in a hosted build, keeps the origins between the markers of where the scripts are served', () => {
     const hosted = policyOf(withContentSecurityPolicy('<head></head>', mark, { origins: ['https://plausible.example'], condition: 'default-branch+custom-domain' }));
     const kept = `${conditionStart('default-branch+custom-domain')} https://plausible.example${CONDITION_END}`;

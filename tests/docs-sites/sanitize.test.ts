@@ -254,7 +254,7 @@ describe('attributes', () => {
   it('judges a literal value as the same attribute written with quotes: handlers, directives, script URLs and style go', () => {
     const source = [
       '<img src={"javascript:alert(1)"} onerror={"alert(1)"} onLoad={\'alert(1)\'} alt={"a"} width={10} />',
-      '<a href={"/guide"} title={"t"} style={"color:red"}>x</a>',
+      '<a href={ "/guide" } title={"t"} style={"color:red"}>x</a>',
       '<div set:html={\'<script src="https://evil.example/x.js"></script>\'} is:raw={true} data-docs-frame={"https://www.youtube-nocookie.com"}>d</div>',
       '<Card title={"c"} href={"javascript:alert(1)"} img={1}>C</Card>',
     ].join('\n\n');
@@ -300,9 +300,11 @@ describe('attributes', () => {
       '<Card title={["a"]}>C</Card>',
       '',
       `<Update tags={[${'"x",'.repeat(3000)}]}>U</Update>`,
+      '',
+      '<Tabs values={[{ value: "js" }]}>T</Tabs>',
     ].join('\n');
     const elements = render(refused);
-    expect(find(elements, 'Tabs').map((element) => element.props)).toEqual([{ children: 'T' }, { children: 'T' }]);
+    expect(find(elements, 'Tabs').map((element) => element.props)).toEqual([{ children: 'T' }, { children: 'T' }, { children: 'T' }]);
     expect(find(elements, 'Update').map((element) => element.props)).toEqual([{ children: 'U' }, { children: 'U' }]);
     expect(one(refused, 'Card')).toEqual({ children: 'C' });
     expect(audit(refused).map((message) => message.slice(0, 40))).toEqual([
@@ -311,7 +313,11 @@ describe('attributes', () => {
       '5:1 expression attribute `values={[{ lab',
       '7:1 expression attribute `title={["a"]}`',
       '9:1 expression attribute `tags={["x","x"',
+      '11:1 expression attribute `values={[{ va',
     ]);
+    // A data literal of 10,000 characters is read; a longer one is not (the one above).
+    const longest = `["${'x'.repeat(10_000 - 4)}"]`;
+    expect(one(`<Update tags={${longest}}>U</Update>`, 'Update').tags).toBe('x'.repeat(10_000 - 4));
   });
   it('checks and rewrites URL attributes: href and cite as links, the rest as media', () => {
     const source = [
@@ -348,6 +354,21 @@ describe('attributes', () => {
     expect(one('<Card icon="images/shot.png">C</Card>', 'Card').icon).toBe('/acme/widgets/guide/images/shot.png');
     expect(one('<Card icon="/logo.png">C</Card>', 'Card').icon).toBe('/acme/widgets/logo.png');
     expect(one('<Card icon="evil.js:x">C</Card>', 'Card').icon).toBeUndefined();
+  });
+  it('says what a component cannot show: an icon name that draws nothing (a prop of its own, or an <Icon> name), a live service', () => {
+    const source = [
+      '<Card title="c" icon="no-such-icon-xyz">C</Card>',
+      '<Icon name="no-such-icon-xyz" />',
+      '<Icon icon="rocket" name="no-such-icon-xyz" />',
+      '<Step title="s" icon={"no-such-icon-xyz"}>S</Step>',
+      '<Zapp id="abc" />',
+      '<Card title="c" icon="rocket">C</Card>',
+      '<p title="no-such-icon-xyz">text</p>',
+    ].join('\n\n');
+    const found = audit(source);
+    expect(found.map((line) => line.split(' ')[0])).toEqual(['1:1', '3:1', '7:1', '9:1']);
+    expect(found.slice(0, 3).every((line) => line.includes('no-such-icon-xyz'))).toBe(true);
+    expect(found[3]).toMatch(/^9:1 <Zapp> needs a live service: /);
   });
   it('puts unresolved `{{ variables }}` back as written in attribute values and text', () => {
     const token = encodeToken('{{ version }}');
