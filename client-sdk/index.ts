@@ -4,6 +4,7 @@ export type { AppRouter } from '../routers/index.ts';
 export * from './marketplace.ts';
 export * from './resources.ts';
 export * from './wallet.ts';
+export { canonicalUrl } from './signed-url.ts';
 export * from './payment.ts';
 export * from './events.ts';
 export * from './balances.ts';

@@ -1,5 +1,6 @@
 import bs58 from 'bs58';
 import nacl from 'tweetnacl';
+import { canonicalUrl } from './signed-url.ts';
 
 /**
  * Wallet signing for the marketplace API (docs/marketplace.md "Authentication"). Runs in browsers too, so no node:
@@ -90,15 +91,15 @@ async function sha256Hex(bytes: Uint8Array): Promise<string | undefined> {
 
 /**
  * `init` with the method upper-cased (as signed: fetch does not upper-case `patch`) and the authentication headers
- * for `signedUrl` (path + query as the server receives it) set over the caller's. With `host` (the server's), the
- * v2 message binds that host and `init.body` too: a body the signature could not cover (FormData, a stream) is
- * refused with a TypeError.
+ * for `signedUrl` (path + query as the server receives it, signed in its canonical form, which a proxy's
+ * re-encoding does not change) set over the caller's. With `host` (the server's), the v2 message binds that host and
+ * `init.body` too: a body the signature could not cover (FormData, a stream) is refused with a TypeError.
  */
 export async function signInit(signer: WalletSigner, signedUrl: string, init: RequestInit = {}, host?: string): Promise<RequestInit> {
   const method = (init.method ?? 'GET').toUpperCase();
   const headers = new Headers(init.headers);
   const options = host === undefined ? {} : { host, ...(init.body == null ? {} : { body: await bodyBytes(init.body) }) };
-  for (const [name, value] of Object.entries(await signedHeaders(signer, method, signedUrl, options))) headers.set(name, value);
+  for (const [name, value] of Object.entries(await signedHeaders(signer, method, canonicalUrl(signedUrl), options))) headers.set(name, value);
   return { ...init, method, headers };
 }
 
@@ -130,7 +131,7 @@ function nextTimestamp(signer: WalletSigner): number {
  *
  * It signs the v2 message `v2:METHOD:host path:timestamp:body SHA-256`, where host is `baseUrl`'s and path is the
  * path + query relative to `baseUrl` in the form the request puts on the wire (so `/a b` is signed as `/a%20b`, as
- * the server receives it), sends the method upper-cased as signed, and adds `Content-Type: application/json` when a
+ * the server receives it; in canonical form, so `%3a` is signed as `:`), sends the method upper-cased as signed, and adds `Content-Type: application/json` when a
  * body is given without a content type.
  */
 export function createSignedFetch(

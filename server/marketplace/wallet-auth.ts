@@ -4,6 +4,7 @@ import type { Database } from '../platform/db/orm.ts';
 import { UsedSignature } from './entities.ts';
 import { AppError } from '../platform/errors.ts';
 import {
+  canonicalUrl,
   createWalletVerifier,
   SIGNATURE_WINDOW,
   WalletSignatureError,
@@ -17,6 +18,10 @@ export type WalletProof = { wallet: string } | { failure: AppError };
 const REMEMBER_MS = SIGNATURE_WINDOW.maxAgeMs + SIGNATURE_WINDOW.maxAheadMs;
 
 const invalidSignature = (reason: string, message: string) => new AppError('INVALID_SIGNATURE', message, { reason });
+
+/** The primary key of a used signature. */
+const usedKey = (wallet: string, method: string, url: string, timestamp: number) =>
+  createHash('sha256').update(`${wallet}\n${method.toUpperCase()}\n${url}\n${timestamp}`).digest('hex');
 
 /** Wallet authentication: signature checks (node:crypto) and the replay refusal shared by all server processes. */
 export class WalletAuthService {
@@ -33,8 +38,9 @@ export class WalletAuthService {
 
   /**
    * Checks the X- headers and, for a non-GET request (or `singleUse`, as `/ws` asks), uses the signature up: the same
-   * (wallet, method, URL, timestamp) again is refused by whichever process sees it, through a primary key in the
-   * database. A request refused for any reason uses nothing up.
+   * (wallet, method, URL in canonical form, timestamp) again is refused by whichever process sees it, through a
+   * primary key in the database, so another encoding of the URL is no second use. A request refused for any reason
+   * uses nothing up.
    */
   async authenticate(req: SignedRequest, { singleUse = req.method.toUpperCase() !== 'GET' } = {}): Promise<WalletProof> {
     let verified: { wallet: string; timestamp: number };
@@ -45,11 +51,13 @@ export class WalletAuthService {
       throw error;
     }
     if (!singleUse) return { wallet: verified.wallet };
-    const keyHash = createHash('sha256')
-      .update(`${verified.wallet}\n${req.method.toUpperCase()}\n${req.url}\n${verified.timestamp}`)
-      .digest('hex');
+    // The URL as received is a key too when it is not canonical: processes that key by it (before the canonical form)
+    // refuse it again, and one insert of both keys is refused whole when either was used.
+    const urls = new Set([canonicalUrl(req.url), req.url]);
+    const expiresAt = new Date(verified.timestamp + REMEMBER_MS);
+    const used = [...urls].map((url) => ({ keyHash: usedKey(verified.wallet, req.method, url, verified.timestamp), expiresAt }));
     try {
-      await this.#db.em().insert(UsedSignature, { keyHash, expiresAt: new Date(verified.timestamp + REMEMBER_MS) });
+      await this.#db.em().insertMany(UsedSignature, used);
     } catch (error) {
       if (!(error instanceof UniqueConstraintViolationException)) throw error;
       return { failure: invalidSignature('replayed', 'This signed request was already used; sign it again with a new timestamp') };

@@ -1,6 +1,9 @@
 import { createHash, createPublicKey, verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import bs58 from 'bs58';
 import { LRUCache } from 'lru-cache';
+import { canonicalUrl } from '../../client-sdk/signed-url.ts';
+
+export { canonicalUrl };
 
 /**
  * Wallet signature verification (docs/marketplace.md "Authentication"): pure and framework-free, so the
@@ -23,7 +26,10 @@ export class WalletSignatureError extends Error {
 
 export interface SignedRequest {
   method: string;
-  /** The request target exactly as sent (path + query, e.g. `/api/orders?status=PAID`), never a rewritten one. */
+  /**
+   * The request target as received (path + query, e.g. `/api/orders?status=PAID`), never a rewritten one: a signature
+   * of it or of its canonical form (`canonicalUrl`) verifies.
+   */
   url: string;
   /** Node's `req.headers` (lower-case names) or any similar record. */
   headers: Record<string, string | string[] | undefined>;
@@ -75,6 +81,12 @@ export const signedMessage = {
   v1: (method: string, url: string, timestamp: string) => `${method}:${url}:${timestamp}`,
   v2: (method: string, host: string, url: string, timestamp: string, bodySha256: string) =>
     `v2:${method}:${host}${url}:${timestamp}:${bodySha256}`,
+};
+
+/** The URLs a request may have signed: as received, and its canonical form when that differs. */
+const signableUrls = (url: string) => {
+  const canonical = canonicalUrl(url);
+  return canonical === url ? [url] : [url, canonical];
 };
 
 /** A timestamp at most 5 minutes old and at most 30 s ahead (docs/marketplace.md "Clock window and single use"). */
@@ -242,18 +254,20 @@ export function createWalletVerifier(options: WalletVerifierOptions = {}) {
 
     const { method, host, bodyDigest } = proof;
     const signs = (message: string) => verifyEd25519(message, key, signature);
+    const urls = signableUrls(req.url);
     if (bodyDigest === undefined) {
-      const urls = publicBaseUrl ? [req.url, `${publicBaseUrl}${req.url}`] : [req.url];
-      const message = urls.map((url) => signedMessage.v1(method, url, proof.timestamp)).find(signs);
+      const forms = publicBaseUrl ? urls.flatMap((url) => [url, `${publicBaseUrl}${url}`]) : urls;
+      const message = forms.map((url) => signedMessage.v1(method, url, proof.timestamp)).find(signs);
       if (message !== undefined) return { wallet: proof.wallet, timestamp, message };
       throw new WalletSignatureError('wrong', 'Signature does not match X-Wallet-Address, method, URL and timestamp');
     }
     if (host === undefined) throw new WalletSignatureError('wrong_host', 'No Host header to check a v2 signature against');
-    const v2 = (signedHost: string) => signedMessage.v2(method, signedHost, req.url, proof.timestamp, bodyDigest);
-    if (signs(v2(host))) return { wallet: proof.wallet, timestamp, message: v2(host) };
+    const v2 = (signedHost: string) => urls.map((url) => signedMessage.v2(method, signedHost, url, proof.timestamp, bodyDigest)).find(signs);
+    const message = v2(host);
+    if (message !== undefined) return { wallet: proof.wallet, timestamp, message };
     // Behind PUBLIC_BASE_URL, a client that called this server by another name signed that name: say so.
     const called = req.host?.toLowerCase();
-    if (called !== undefined && called !== host && signs(v2(called))) {
+    if (called !== undefined && called !== host && v2(called) !== undefined) {
       throw new WalletSignatureError('wrong_host', `Signed for host ${called}, but this deployment is ${host}: sign for that host`);
     }
     throw new WalletSignatureError('wrong', 'Signature does not match X-Wallet-Address, method, host, URL, timestamp and X-Body-SHA256');

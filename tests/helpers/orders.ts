@@ -115,6 +115,16 @@ export async function acceptOrder(baseUrl: string, p: Parties, order: { id: stri
   return p.client.rest('POST', `/api/orders/${order.id}/accept`, body, httpHeaders);
 }
 
+/** A PENDING order, paid by the (funded) consumer, then delivered by the agent. */
+export async function deliveredOrder(baseUrl: string, p: Parties) {
+  const order = await createOrder(p);
+  const paid = await acceptOrder(baseUrl, p, order);
+  if (paid.status !== 200) throw new Error(`accept: ${paid.status} ${JSON.stringify(paid.body)}`);
+  const delivered = await p.agent.rest('POST', `/api/orders/${order.id}/deliver`, { agentWallet: p.agent.address, result: 'Done' });
+  if (delivered.status !== 200) throw new Error(`deliver: ${delivered.status} ${JSON.stringify(delivered.body)}`);
+  return order;
+}
+
 /** A wallet's USDC (micro) as a client sees it: its associated token account, through the server's JSON-RPC. */
 export async function usdcBalance(baseUrl: string, wallet: string, config?: PaymentConfig): Promise<bigint> {
   const cfg = config ?? (await paymentConfig(baseUrl));

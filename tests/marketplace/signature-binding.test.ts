@@ -4,6 +4,8 @@
  * signature carries no other body and no other deployment's call. v1 signatures still work; the SDK sends v2.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMarketplaceClient, createSignedFetch, signedHeaders, type SigningOptions } from '../../client-sdk/index.ts';
 import { Message } from '../../server/marketplace/entities.ts';
@@ -140,5 +142,61 @@ describe('behind PUBLIC_BASE_URL', () => {
 
     const forPublic = await signedHeaders(wallet.signer, 'POST', '/api/agents/register', { host: 'market.example', body });
     expect((await send(proxied.url, 'POST', '/api/agents/register', { ...forPublic }, body)).status).toBe(201);
+  });
+});
+
+describe('through a proxy that re-encodes the URL (docs/marketplace.md "The signed URL\'s canonical form")', () => {
+  let proxy: Server;
+  let proxyUrl: string;
+  /** The request targets the server received from the proxy. */
+  const forwarded: string[] = [];
+  beforeAll(async () => {
+    // Escapes `:` and upper-cases every escape's hex, as some proxies and gateways do; passes the client's Host on.
+    proxy = createServer((req, res) => {
+      const url = (req.url ?? '/').replace(/:/g, '%3A').replace(/%[0-9a-f]{2}/gi, (escape) => escape.toUpperCase());
+      forwarded.push(url);
+      const upstream = request(new URL(url, server.url), { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => proxy?.close(() => resolve())));
+
+  it('a call signed by the SDK still verifies when the proxy sends `10:30` on as `10%3A30` and `%3a` as `%3A`', async () => {
+    const api = createSignedFetch(consumer.signer, proxyUrl);
+    for (const path of ['/api/orders?note=10:30&limit=5', '/api/orders?note=10%3a30&limit=5']) {
+      const res = await api(path);
+      expect(res.status, await res.clone().text()).toBe(200);
+    }
+    expect(forwarded.slice(-2)).toEqual(['/api/orders?note=10%3A30&limit=5', '/api/orders?note=10%3A30&limit=5']);
+  });
+
+  it('the same signed call, once through the proxy and once directly, is one use: the second is replayed', async () => {
+    const body = conversationBody('at 10:30');
+    const path = '/api/conversations?at=10:30';
+    // Signed for the proxy's host, which it passes on: the direct call names the same host.
+    const headers = await signed('POST', path, { host: hostOf(proxyUrl), body });
+    const viaProxy = await send(proxyUrl, 'POST', path, headers, body);
+    expect(viaProxy.status, JSON.stringify(viaProxy.body)).toBe(201);
+    // node:http, not fetch: fetch does not send a Host header of the caller's.
+    const direct = await new Promise<string>((resolve, reject) => {
+      const headersSent = { ...headers, host: hostOf(proxyUrl), 'content-type': 'application/json' };
+      request(new URL(path, server.url), { method: 'POST', headers: headersSent }, (res) => res.setEncoding('utf8').on('data', resolve))
+        .on('error', reject)
+        .end(body);
+    });
+    expect(JSON.parse(direct).details).toEqual({ reason: 'replayed' });
+    expect(await conversationsSaying('at 10:30')).toBe(1);
+  });
+
+  it('a change of meaning is no re-encoding: `%26` (a literal &) signed, `&` received, is refused', async () => {
+    const path = '/api/orders?note=a%26limit=5';
+    const headers = await signed('GET', path, { host: hostOf(server.url) });
+    const res = await send(server.url, 'GET', '/api/orders?note=a&limit=5', headers);
+    expect(res).toMatchObject({ status: 401, body: { details: { reason: 'wrong' } } });
   });
 });

@@ -86,6 +86,25 @@ describe('used signatures', () => {
     expect('failure' in replay && replay.failure.message).toBe('This signed request was already used; sign it again with a new timestamp');
   });
 
+  it('another encoding of the same URL is the same use: refused as replayed, whichever encoding came first', async () => {
+    const auth = new WalletAuthService(db);
+    const url = '/api/orders/0c0ffee0/cancel?at=10:30';
+    const encodings = ['/api/orders/0c0ffee0/cancel?at=10%3A30', '/api/orders/0c0ffee0/cancel?at=10:30', '/api/orders/0c0%66fee0/cancel?at=10%3a30'];
+    for (const [i, first] of encodings.entries()) {
+      const request = await signed('POST', url, Date.now() - i);
+      expect(await auth.authenticate({ ...request, url: first }), first).toEqual({ wallet: signer.address });
+      for (const again of encodings) {
+        const replay = await new WalletAuthService(db).authenticate({ ...request, url: again });
+        expect('failure' in replay && replay.failure.details, `${first}, then ${again}`).toEqual({ reason: 'replayed' });
+      }
+    }
+    // Both keys are kept for a URL received in another form: a process keying by the URL as received refuses it too.
+    const at = Date.now() - 10;
+    await auth.authenticate({ ...(await signed('POST', url, at)), url: encodings[0]! });
+    expect(await remembered(keyHash('POST', url, at))).not.toBeNull();
+    expect(await remembered(keyHash('POST', encodings[0]!, at))).not.toBeNull();
+  });
+
   it('a GET signature is not used up: the same signed GET is accepted again', async () => {
     const auth = new WalletAuthService(db);
     const request = await signed('GET', '/api/orders?limit=5', Date.now());

@@ -13,6 +13,7 @@ import {
   type WalletSigner,
 } from '../../client-sdk/wallet.ts';
 import {
+  canonicalUrl,
   createWalletVerifier,
   EMPTY_BODY_SHA256,
   proofFromQuery,
@@ -425,6 +426,108 @@ describe('signed URL: path form, or absolute form with PUBLIC_BASE_URL', () => {
   it('another origin in the absolute form is refused', async () => {
     const v = createWalletVerifier({ now: () => NOW, publicBaseUrl: 'https://other.example' });
     expect(outcome(await absolute(), v)).toBe('wrong');
+  });
+});
+
+describe("the signed URL's canonical form: a proxy's re-encoding keeps a signature valid, a change of meaning does not", () => {
+  it('canonicalUrl decodes escapes of what means the same either way and upper-cases the hex of every other escape', () => {
+    const cases: [string, string][] = [
+      ['/api/x?at=10%3A30', '/api/x?at=10:30'],
+      ['/api/x?at=10%3a30', '/api/x?at=10:30'],
+      ['/api/%7Ealice/%41b%2d1%3A2%40c', '/api/~alice/Ab-1:2@c'],
+      ['/api/x?list=%21%24%27%28%29%2A%2C', "/api/x?list=!$'()*,"],
+      // Outside those characters, nothing is decoded: in the path not even !$'()*, (the REST facade keeps them escaped).
+      ['/api/a%21b%2cc?x=%21', '/api/a%21b%2Cc?x=!'],
+      ['/api/a%2fb?x=%2f%3f%23%26%3d%25%2b%3b%20%c3%a9%5b', '/api/a%2Fb?x=%2F%3F%23%26%3D%25%2B%3B%20%C3%A9%5B'],
+      ['/api/x?q=%253A', '/api/x?q=%253A'],
+      ['/api/x?a=b&c=d:e?f/g', '/api/x?a=b&c=d:e?f/g'],
+      ['/api/x?bad=%G1%4', '/api/x?bad=%G1%4'],
+      ['/api/x', '/api/x'],
+    ];
+    for (const [url, canonical] of cases) {
+      expect(canonicalUrl(url), url).toBe(canonical);
+      expect(canonicalUrl(canonical), canonical).toBe(canonical);
+    }
+  });
+
+  it('a signed GET with `:` in its query verifies sent on as `%3A` or `%3a` (v1, v2, the absolute form); a signature of another form only as sent', async () => {
+    const url = '/api/conversations/c/messages?since=2026-01-15T09:30:00.000Z';
+    const reencoded = ['/api/conversations/c/messages?since=2026-01-15T09%3A30%3A00.000Z', '/api/conversations/c/messages?since=2026-01-15T09%3a30%3a00.000Z'];
+    const v1 = await signedRequest('GET', url);
+    const v2 = await v2Request('GET', url);
+    const publicBaseUrl = 'https://market.example';
+    const absolute = await signedRequest('GET', `${publicBaseUrl}${url}`);
+    for (const received of reencoded) {
+      expect(verifier.verify({ ...v1, url: received }).message, received).toBe(`GET:${url}:${NOW}`);
+      expect(verifier.verify({ ...v2, url: received }).message, received).toBe(`v2:GET:market.example${url}:${NOW}:${EMPTY_BODY_SHA256}`);
+      expect(outcome({ ...absolute, url: received }, createWalletVerifier({ now: () => NOW, publicBaseUrl })), received).toBe('ok');
+    }
+    // A client that signed `%3A` (not the canonical form) is verified against the URL as received, as before.
+    const asSent = await signedRequest('GET', reencoded[0]!);
+    expect(outcome(asSent)).toBe('ok');
+    expect(outcome({ ...asSent, url })).toBe('wrong');
+  });
+
+  /** The outcome of a GET signed (v1 and v2) over `signed` and received as `received`, both being the same. */
+  const received = async (signed: string, url: string) => {
+    const v1 = outcome({ ...(await signedRequest('GET', signed)), url });
+    expect(outcome({ ...(await v2Request('GET', signed)), url }), `v2: ${signed} received as ${url}`).toBe(v1);
+    return v1;
+  };
+
+  it('re-encodings that keep the meaning verify: unreserved characters, `:` `@`, in the query `!$\'()*,`, the hex case', async () => {
+    for (const [signed, url] of [
+      ['/api/orders?status=PAID&limit=5', '/api/orders?st%61tus=P%41ID&limit=%35'],
+      ["/api/x?tags=a,b&who=o'neil(*)!$", '/api/x?tags=a%2Cb&who=o%27neil%28%2A%29%21%24'],
+      ['/api/x/a:b@c~d', '/api/x/a%3ab%40c%7Ed'],
+      ['/api/x?p=%2F%26', '/api/x?p=%2f%26'],
+    ]) {
+      expect(await received(signed!, url!), `${signed} received as ${url}`).toBe('ok');
+    }
+  });
+
+  it('re-encodings that change the meaning are refused: `&` `=` `+` `%` `;` in the query, `/` `?` anywhere, `!` `,` in the path', async () => {
+    for (const [signed, url] of [
+      ['/api/x?a=1%262', '/api/x?a=1&2'],
+      ['/api/x?a=1&b=2', '/api/x?a=1%26b=2'],
+      ['/api/x?a=b', '/api/x?a%3Db'],
+      ['/api/x?q=a+b', '/api/x?q=a%2Bb'],
+      ['/api/x?q=%20', '/api/x?q=%2520'],
+      ['/api/x?a=1;b=2', '/api/x?a=1%3Bb=2'],
+      ['/api/x?a=1/2', '/api/x?a=1%2F2'],
+      ['/api/orders/a/b', '/api/orders/a%2Fb'],
+      ['/api/orders/a%2Fb', '/api/orders/a/b'],
+      ['/api/orders?x=1', '/api/orders%3Fx=1'],
+      // The REST facade reads `a%2Cb` in a path as another id than `a,b`.
+      ['/api/x/a,b!', '/api/x/a%2Cb%21'],
+    ]) {
+      expect(await received(signed!, url!), `${signed} received as ${url}`).toBe('wrong');
+    }
+  });
+
+  it('properties: a URL signed in canonical form verifies however a proxy re-encodes what means the same (either hex case)', async () => {
+    const decodable = { path: 'aZ09-._~:@', query: "aZ09-._~:@!$'()*," };
+    const token = (part: 'path' | 'query', others: string[]) =>
+      fc.record({ text: fc.constantFrom(...decodable[part], ...others), spelling: fc.constantFrom('as is', 'upper', 'lower') });
+    const path = fc.array(token('path', ['/', '%2F', '%21', '%3F', '%25', '%20']), { maxLength: 20 });
+    const query = fc.array(token('query', ['/', '=', '&', '+', '%26', '%3D', '%2B', '%25', '%20', '%2F', '%3F', '%23', '%3B', '%C3%A9']), { maxLength: 30 });
+    /** The token as a re-encoding proxy may pass it on: escaped (or its escape's hex case changed), or as it was. */
+    const respell = (part: 'path' | 'query', { text, spelling }: { text: string; spelling: string }) => {
+      if (spelling === 'as is') return text;
+      if (text.startsWith('%')) return spelling === 'lower' ? text.toLowerCase() : text;
+      if (!decodable[part].includes(text)) return text;
+      const hex = text.charCodeAt(0).toString(16).padStart(2, '0');
+      return `%${spelling === 'upper' ? hex.toUpperCase() : hex}`;
+    };
+    await fc.assert(
+      fc.asyncProperty(path, query, async (p, q) => {
+        const signed = `/api/${p.map((t) => t.text).join('')}?${q.map((t) => t.text).join('')}`;
+        const received = `/api/${p.map((t) => respell('path', t)).join('')}?${q.map((t) => respell('query', t)).join('')}`;
+        expect(canonicalUrl(received)).toBe(signed);
+        expect(outcome({ ...(await signedRequest('POST', signed)), url: received })).toBe('ok');
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

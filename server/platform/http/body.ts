@@ -31,7 +31,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  */
 export async function readJsonBody(req: IncomingMessage & { body?: unknown }): Promise<void> {
   req.body = undefined;
-  if (!hasBody(req)) return; // e.g. DELETE; a call that needs a body then fails validation, naming it
+  // No body (a DELETE, a bodiless POST): no content type to check, and no input, as `{}`; a call that needs a body
+  // then fails validation, naming it.
+  if (!hasBody(req)) return;
   if (!JSON_MEDIA_TYPE.test(req.headers['content-type'] ?? '')) {
     problems.set(req, new AppError('INVALID_REQUEST', 'Content-Type must be application/json'));
     return;
@@ -73,14 +75,21 @@ export async function readJsonBody(req: IncomingMessage & { body?: unknown }): P
  * (UTF-8, a byte-order mark dropped); over 100 kB, a PAYLOAD_TOO_LARGE problem for the context to raise.
  */
 export async function readBodyAhead(req: IncomingMessage & { body?: unknown }): Promise<void> {
-  if (!hasBody(req)) return;
+  if (!hasBody(req)) {
+    // Nothing for a content type to describe: tRPC reads no input (then validated) instead of refusing with 415.
+    req.headers['content-type'] = 'application/json';
+    return;
+  }
   const bytes = await readBytes(req);
   req.body = bytes ? lenientUtf8.decode(bytes) : '';
 }
 
 const lenientUtf8 = new TextDecoder('utf-8');
 
-/** GET and HEAD bodies are never read; other requests have one when they announce a length or a chunked body. */
+/**
+ * GET and HEAD bodies are never read; other requests have one when they announce a length above 0 or a chunked body
+ * (only a body needs `Content-Type: application/json`).
+ */
 const hasBody = (req: IncomingMessage) =>
   req.method !== 'GET' && req.method !== 'HEAD' && (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined);
 

@@ -81,9 +81,10 @@ export function createRestHandler(router: AnyRouter, services: Services, log: Lo
     req.url = unescapePath(req.url ?? '/');
     (req as IncomingMessage & { query?: unknown }).query = parseQuery(req.url);
     await readJsonBody(req);
-    // readJsonBody has decided about the body (a problem is raised in the context, with the call's
-    // action in its message); the adapter's own, case-sensitive content-type check must not decide again.
-    if (req.headers['content-type'] !== undefined) req.headers['content-type'] = 'application/json';
+    // readJsonBody has decided about the body: none (no content type needed), a JSON object, or a problem raised in
+    // the context with the call's action in its message. The adapter's own content-type check (case-sensitive, and
+    // refusing a bodiless POST without one) must not decide again.
+    req.headers['content-type'] = 'application/json';
     const end = res.end.bind(res);
     res.end = ((...args: Parameters<ServerResponse['end']>) => {
       const failure = failures.get(req);
