@@ -303,7 +303,7 @@ export function createDocsHandler(sites: DocsSites, options: DocsHandlerOptions 
     const { manifest } = deployment.build;
     const normal = normalizeRoute(route);
     const answer = pathAnswer({
-      pageRedirect: manifest.pageRedirects.includes(normal) ? manifest.redirects[normal] : undefined,
+      pageRedirect: deployment.build.pageRedirects.has(normal) ? manifest.redirects[normal] : undefined,
       file: fileOf(deployment.build, route),
       redirect: manifest.redirects[normal],
     });

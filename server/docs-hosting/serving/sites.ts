@@ -46,6 +46,8 @@ export interface LoadedBuild {
    * that of its parts.
    */
   files: Map<string, { blob: string; size: number; composed?: true }>;
+  /** The manifest's pages that redirect (frontmatter `redirect`), looked up per request. */
+  pageRedirects: ReadonlySet<string>;
 }
 
 /** The file a build composes from its pages' Markdown (SiteManifest.llmsFull). */
@@ -324,7 +326,7 @@ export class DocsSites {
       const key = sha256Hex(JSON.stringify([LLMS_FULL, COMPOSED_VERSION, manifest.name, manifest.description, manifest.pages.map(({ route }, i) => [route, parts[i]?.blob])]));
       if (size <= (this.#options.maxComposedBytes ?? MAX_COMPOSED_BYTES)) files.set(LLMS_FULL, { blob: `composed-${key}`, size, composed: true });
     }
-    const loaded: LoadedBuild = { id, repository: build.repository, commit: build.commit, manifest, files };
+    const loaded: LoadedBuild = { id, repository: build.repository, commit: build.commit, manifest, files, pageRedirects: new Set(manifest.pageRedirects) };
     this.#builds.set(id, loaded);
     return loaded;
   }
