@@ -264,9 +264,10 @@ describe('checkPayment: a valid payment', () => {
     const transaction = await buildPaymentTransaction({ signer: consumer, order: cheap, config, blockhash });
     const checked = checkPayment(input(headerFor(transaction, 0.3), { order: { id: cheap.id, priceMicro: 300_000n } }));
     expect(checked.transaction).toEqual(transaction);
-    // 0.1 + 0.2 is 0.30000000000000004: not a USDC amount; the SDK refuses rather than rounds.
-    const float = { id: 'x', price: 0.1 + 0.2 };
-    await expect(buildPaymentTransaction({ signer: consumer, order: float, config, blockhash })).rejects.toThrow(TypeError);
+    // 0.1 + 0.2 is 0.30000000000000004, 0.3 but for rounding noise: the same payment. 0.3000001 is no amount.
+    const float = { id: cheap.id, price: 0.1 + 0.2 };
+    expect(await buildPaymentTransaction({ signer: consumer, order: float, config, blockhash })).toEqual(transaction);
+    await expect(buildPaymentTransaction({ signer: consumer, order: { id: 'x', price: 0.3000001 }, config, blockhash })).rejects.toThrow(TypeError);
   });
 
   it('buildPaymentHeader fetches the blockhash from config.rpcUrl resolved against baseUrl', async () => {
