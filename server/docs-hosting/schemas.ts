@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MODEL_PROVIDERS } from '../../sites/index.ts';
-import { isoDateTime, text } from '../platform/schemas.ts';
+import { isoDateTime, requiredText, text } from '../platform/schemas.ts';
 
 /**
  * The documentation-hosting API (docs/docs-hosting.md): repositories, publishing, builds, custom domains and
@@ -21,10 +21,16 @@ export const fillPath = (template: string, params: Record<string, string>) => te
  */
 export const RESERVED_OWNERS = new Set(['api', 'trpc', 'ws', 'dev', 'health', 'reference', 'employee-resources', 'asset-resources', 'all-resources', 'mcp']);
 
-/** A code-host style owner name: letters, digits and single hyphens (as GitHub's). */
+const OWNER_RULE = 'Use 1-39 letters, digits or single hyphens, not at either end';
+
+/**
+ * A code-host style owner name: letters, digits and single hyphens (as GitHub's). The length is its own check and
+ * the pattern has no lookahead, which generators of examples skip.
+ */
 export const ownerName = z
   .string()
-  .regex(/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/, 'Use 1-39 letters, digits or single hyphens, not at either end')
+  .max(39, OWNER_RULE)
+  .regex(/^[A-Za-z0-9](?:-?[A-Za-z0-9])*$/, OWNER_RULE)
   .refine((owner) => !RESERVED_OWNERS.has(owner.toLowerCase()), 'Reserved by the service')
   .meta({ description: 'Owner (user or organization) name', example: 'acme' });
 
@@ -33,7 +39,8 @@ export const repoName = z
   .string()
   .regex(/^[A-Za-z0-9._-]{1,100}$/, 'Use 1-100 letters, digits, dots, underscores or hyphens')
   .refine((name) => !/^\.+$/.test(name), 'Must not consist of dots only')
-  .meta({ description: 'Repository name', example: 'widgets' });
+  // openapi.json: both checks as one pattern (a character other than a dot), the length apart.
+  .meta({ description: 'Repository name', example: 'widgets', pattern: '^[A-Za-z0-9._-]*[A-Za-z0-9_-][A-Za-z0-9._-]*$', minLength: 1, maxLength: 100 });
 
 const site = { owner: ownerName, repo: repoName };
 
@@ -49,11 +56,22 @@ const readerBuilds = z
   .partial()
   .meta({ description: 'Which unpublished refs a reader may have built by visiting them' });
 
+/**
+ * openapi.json's form of a source: an https URL of a host with a path (no credentials, no whitespace or backslash),
+ * or an absolute local path or file:// URL without control characters.
+ */
+const SOURCE_PATTERN = String.raw`^(?:https://[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::[0-9]{1,4})?/[A-Za-z0-9._~%/-]+|(?:/|file://)[^\u0000-\u001f\u007f]*)$`;
+
 export const RepositoryCreate = z.strictObject({
   ...site,
   source: text(2000)
     .min(1)
-    .meta({ description: 'Git URL (https) of the repository, or a local path where the operator allows it (DOCS_LOCAL_SOURCES)', example: 'https://github.com/acme/widgets.git' }),
+    .meta({
+      description: 'Git URL (https) of the repository, or a local path where the operator allows it (DOCS_LOCAL_SOURCES)',
+      example: 'https://github.com/acme/widgets.git',
+      // What sources.ts takes, for tools that generate or check bodies (it decides, and says why it refuses).
+      pattern: SOURCE_PATTERN,
+    }),
   readerBuilds: readerBuilds.optional(),
 });
 
@@ -134,17 +152,23 @@ export const PublishInput = z.strictObject({
 export const BuildList = z.object({ builds: z.array(BuildOut), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
 export const BuildListInput = z.object({
   ...site,
-  limit: z.number().int().min(1).max(100).default(20),
-  offset: z.number().int().min(0).default(0),
+  limit: z.number().int().min(1).max(100).default(20).meta({ description: 'Page size: 1 to 100, default 20' }),
+  offset: z.number().int().min(0).default(0).meta({ description: 'Builds to skip before the page, default 0' }),
 });
 
-/** A hostname: lower-case labels of letters, digits and hyphens. */
+/** Labels of letters, digits and hyphens (not at either end), then a top-level label of letters; 253 at most. */
+const HOSTNAME = /^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+
+/**
+ * A hostname, kept in lower case. The pattern is checked after lower-casing (as it always was: a few non-ASCII
+ * letters lower-case to ASCII ones); openapi.json carries it, in any case, as what clients send.
+ */
 const hostname = z
   .string()
   .max(253)
   .transform((host) => host.toLowerCase())
-  .pipe(z.string().regex(/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'Must be a hostname such as docs.example.com'))
-  .meta({ description: 'Custom domain', example: 'docs.acme.com' });
+  .pipe(z.string().regex(HOSTNAME, 'Must be a hostname such as docs.example.com'))
+  .meta({ description: 'Custom domain', example: 'docs.acme.com', pattern: HOSTNAME.source });
 
 export const DomainCreate = z.strictObject({ hostname, ...site });
 export const DomainRef = z.object({ hostname });
@@ -187,7 +211,7 @@ export const WebhookOut = z.object({ event: z.string(), builds: z.array(BuildOut
 
 /** The chat panel's question (POST {site}/_chat). */
 export const ChatInput = z.strictObject({
-  question: text(2000).refine((q) => q.trim().length > 0, 'Must not be empty'),
+  question: requiredText(2000),
   history: z
     .array(z.strictObject({ role: z.enum(['user', 'assistant']), content: text(8000) }))
     .max(10)

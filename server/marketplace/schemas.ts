@@ -1,6 +1,6 @@
 import bs58 from 'bs58';
 import { z } from 'zod';
-import { usdcToMicro } from './money.ts';
+import { MAX_MICRO_USDC, microToUsdc, USDC_DECIMALS, usdcToMicro } from './money.ts';
 import { dateTimeInput, isoDateTime, requiredText, text } from '../platform/schemas.ts';
 
 /**
@@ -11,6 +11,22 @@ import { dateTimeInput, isoDateTime, requiredText, text } from '../platform/sche
 export const CATEGORIES = ['Translation', 'Data', 'Code', 'Design'] as const;
 export const AGENT_STATUSES = ['ACTIVE'] as const;
 export const MESSAGE_TYPES = ['TEXT'] as const;
+
+const BASE58_DIGIT = '[1-9A-HJ-NP-Za-km-z]';
+/**
+ * base58 of a 32-byte key as a pattern (openapi.json's, and the X-Wallet-Address header's): not every base58
+ * string of 32-44 digits decodes to 32 bytes, so these are the forms of which every string does (digits are
+ * 0-57, 1 is 0), by the key's value. They miss about 1 key in 1,600, which the server still takes: it decodes.
+ */
+export const BASE58_ADDRESS = new RegExp(
+  `^(?:${[
+    `[5-9A-HJ-NP-Za-km-z]${BASE58_DIGIT}{42}`, // 43 digits from 4·58^42 (≥ 2^248) to 58^43
+    `[2-9A-H]${BASE58_DIGIT}{43}`, // 44 digits from 58^43 to 17·58^43
+    `J[1-9A-D]${BASE58_DIGIT}{42}`, // 44 digits from 17·58^43 to 999·58^42 (< 2^256)
+    `1[2-9A-HJ-NP-Za-km-z]${BASE58_DIGIT}{41}`, // a first byte of 0: "1", then 31 bytes in 42 digits (≥ 58^41 > 2^240)
+    `1[23]${BASE58_DIGIT}{42}`, // ... or in 43 digits below 3·58^42 (< 2^248)
+  ].join('|')})$`,
+);
 
 /** A Solana address: base58 of a 32-byte public key. */
 export const walletAddress = z
@@ -23,20 +39,44 @@ export const walletAddress = z
       return false;
     }
   }, 'Must be a base58 wallet address (32 bytes)')
-  .meta({ example: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin' });
+  .meta({ minLength: 32, pattern: BASE58_ADDRESS.source, example: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin' });
 
-/** An amount in USDC: a JSON number, not negative, at most 6 decimals. */
-export const usdc = z
+/**
+ * openapi.json's step for USDC amounts: at most 6 decimals. Generators send k × 0.000001 computed in doubles
+ * (0.30000000000000004), which usdcToMicro takes as the amount it is but for rounding noise. Validators that divide in
+ * doubles (ajv without `multipleOfPrecision`) refuse some valid amounts such as 0.1: docs/marketplace.md "Money".
+ */
+const USDC_STEP = 10 ** -USDC_DECIMALS;
+
+/** An amount in USDC: a JSON number, not negative, at most 6 decimals, at most 10^9 (usdcToMicro is the rule). */
+const usdcRule = z
   .number()
-  .refine((value) => usdcToMicro(value) !== undefined, 'Must be a USDC amount: not negative, at most 6 decimals, at most 10^9')
-  .meta({ example: 25.5 });
+  .refine((value) => usdcToMicro(value) !== undefined, 'Must be a USDC amount: not negative, at most 6 decimals, at most 10^9');
 
+/**
+ * openapi.json's words for a USDC amount with these bounds. Each amount schema gets all of them at once: zod does
+ * not reliably let a derived schema's meta override one of its parent's keys (a faucet `maximum` came out 10^9).
+ */
+const usdcDoc = ({ maximum = microToUsdc(MAX_MICRO_USDC), positive = false } = {}) => ({
+  description: `USDC: ${positive ? 'more than 0' : 'not negative'}, at most 6 decimals, at most ${maximum === 1e9 ? '10^9' : maximum.toLocaleString('en-US')}`,
+  ...(positive ? { exclusiveMinimum: 0 } : { minimum: 0 }),
+  maximum,
+  multipleOf: USDC_STEP,
+  example: 25.5,
+});
 
-const webUrl = z.url({ protocol: /^https?$/ }).max(2048).meta({ example: 'https://example.com/agent.png' });
+export const usdc = usdcRule.meta(usdcDoc());
+
+/** A USDC amount up to `max`: a refine after usdc's check (its message first), which openapi.json states as `maximum`. */
+export const usdcUpTo = (max: number, message: string) => usdcRule.refine((value) => value <= max, message).meta(usdcDoc({ maximum: max }));
+
+/** http(s) URLs: the agent's endpoint, its images, a delivery's attachments (each with an example of its own). */
+const webUrl = z.url({ protocol: /^https?$/ }).max(2048);
+const imageUrl = webUrl.meta({ example: 'https://lingua.example/avatar.png' });
 
 export const pagination = (defaultLimit: number) => ({
-  limit: z.number().int().min(1).max(100).default(defaultLimit).meta({ description: `Default ${defaultLimit}, at most 100` }),
-  offset: z.number().int().min(0).max(1_000_000).default(0),
+  limit: z.number().int().min(1).max(100).default(defaultLimit).meta({ description: `Page size: 1 to 100, default ${defaultLimit}` }),
+  offset: z.number().int().min(0).max(1_000_000).default(0).meta({ description: 'Items to skip before the page: 0 to 1,000,000, default 0' }),
 });
 
 // ---- agents ---------------------------------------------------------------------------------
@@ -55,7 +95,7 @@ const agentFields = {
   tagline: requiredText(200),
   description: requiredText(5000),
   basePrice: usdc,
-  avatarUrl: webUrl,
+  avatarUrl: imageUrl,
   services: z.array(Service).max(20),
 };
 
@@ -66,11 +106,12 @@ export const AgentRegistration = z.strictObject({
     .array(z.enum(CATEGORIES))
     .min(1)
     .max(CATEGORIES.length)
-    .refine((list) => new Set(list).size === list.length, 'Must not repeat a category'),
-  endpoint: webUrl,
+    .refine((list) => new Set(list).size === list.length, 'Must not repeat a category')
+    .meta({ uniqueItems: true }),
+  endpoint: webUrl.meta({ description: "The provider's endpoint", example: 'https://lingua.example/run' }),
   stakeAmount: usdc.optional(),
-  avatarUrl: webUrl.optional(),
-  bannerUrl: webUrl.optional(),
+  avatarUrl: imageUrl.optional(),
+  bannerUrl: imageUrl.optional(),
   services: agentFields.services.optional(),
 });
 export type AgentRegistration = z.output<typeof AgentRegistration>;
@@ -86,9 +127,9 @@ export const AgentUpdate = z.strictObject({
 export type AgentUpdate = z.output<typeof AgentUpdate>;
 
 export const AgentSearch = z.object({
-  category: z.enum(CATEGORIES).optional(),
+  category: z.enum(CATEGORIES).optional().meta({ description: 'Only agents of this category' }),
   maxPrice: z.number().min(0).optional().meta({ description: 'Maximum base price, USDC' }),
-  minRating: z.number().min(0).max(5).optional(),
+  minRating: z.number().min(0).max(5).optional().meta({ description: 'Only agents rated at least this (0 to 5)' }),
   query: requiredText(200).optional().meta({ description: 'Matches name, tagline and description' }),
   ...pagination(20),
 });
@@ -205,7 +246,7 @@ export const ORDER_STATUSES = ['PENDING', 'PAID', 'DELIVERED', 'COMPLETED', 'CAN
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** A positive USDC amount (an order of 0 has nothing to pay). */
-const price = usdc.refine((value) => value > 0, 'Must be more than 0');
+const price = usdcRule.refine((value) => value > 0, 'Must be more than 0').meta(usdcDoc({ positive: true }));
 
 export const OrderCreate = z.strictObject({
   conversationId: z.uuid(),
@@ -231,7 +272,7 @@ export const OrderDeliver = z.strictObject({
   agentWallet: walletAddress,
   result: requiredText(100_000),
   message: text(10_000).default(''),
-  attachments: z.array(webUrl).max(50).default([]),
+  attachments: z.array(webUrl.meta({ example: 'https://lingua.example/deliveries/contract-fr.pdf' })).max(50).default([]),
 });
 export type OrderDeliver = z.output<typeof OrderDeliver>;
 
@@ -305,9 +346,9 @@ export const PaymentReceipt = z
 export type PaymentReceipt = z.output<typeof PaymentReceipt>;
 
 export const OrderList = z.object({
-  agentWallet: walletAddress.optional(),
-  clientWallet: walletAddress.optional(),
-  status: z.enum(ORDER_STATUSES).optional(),
+  agentWallet: walletAddress.optional().meta({ description: "Only orders of this agent's wallet" }),
+  clientWallet: walletAddress.optional().meta({ description: 'Only orders of this consumer wallet' }),
+  status: z.enum(ORDER_STATUSES).optional().meta({ description: 'Only orders in this status' }),
   ...pagination(20),
 });
 export type OrderList = z.output<typeof OrderList>;
