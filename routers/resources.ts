@@ -10,38 +10,67 @@ import {
   EmployeePatch,
   EmployeeWithOrg,
 } from '../server/resources/schemas.ts';
+import { resourceExamples as examples } from './examples/resources.ts';
 import { orgProcedure } from './procedures.ts';
-import { router } from './trpc.ts';
+import { type Meta, router } from './trpc.ts';
 
-/** Every call needs a key (401) and may fail (500); calls with a body may also be too large (413). */
-const resource = (action: string, errorStatuses: number[]) =>
-  orgProcedure.meta({ action, errorStatuses: [...errorStatuses, 401, 500] });
+/**
+ * A resource API call: `action` names it in error messages; `errors` are its service's own (the API key, body reading,
+ * validation and failures are documented from the middlewares and the input).
+ */
+const resource = (action: string, errors: Meta['errors'] = {}) => orgProcedure.meta({ action, errors });
+const conflict = { 409: ['CONFLICT'] } as const;
+const notFound = { 404: ['NOT_FOUND'] } as const;
 
 const byId = { resourceId: identifier.meta({ description: 'The resource to update' }) };
 const tags = { employees: ['Employee resources'], assets: ['Asset resources'], all: ['All resources'] };
 
 export const resourcesRouter = router({
   employees: router({
-    create: resource('creating employee resource', [400, 409, 413])
+    create: resource('creating employee resource', conflict)
       .meta({
         successStatus: 201,
-        openapi: { method: 'POST', path: '/employee-resources', tags: tags.employees, summary: 'Create an employee resource', protect: true },
+        examples: examples.employeesCreate,
+        openapi: {
+          method: 'POST',
+          path: '/employee-resources',
+          tags: tags.employees,
+          summary: 'Create an employee resource',
+          description: "Answers the stored resource with the key's organization. `resourceId` is unique per organization and kind.",
+          protect: true,
+        },
       })
       .input(EmployeeCreate)
       .output(EmployeeWithOrg)
       .mutation(({ ctx, input }) => ctx.services.resources.createEmployee(ctx.orgId, input)),
 
-    list: resource('fetching employee resources', [])
+    list: resource('fetching employee resources')
       .meta({
-        openapi: { method: 'GET', path: '/employee-resources', tags: tags.employees, summary: "List the organization's employee resources", protect: true },
+        examples: examples.employeesList,
+        openapi: {
+          method: 'GET',
+          path: '/employee-resources',
+          tags: tags.employees,
+          summary: "List the organization's employee resources",
+          description: "Every employee resource of the key's organization, without `orgId`; optional fields never set are absent.",
+          protect: true,
+        },
       })
       .input(z.void())
       .output(z.array(Employee))
       .query(({ ctx }) => ctx.services.resources.listEmployees(ctx.orgId)),
 
-    update: resource('updating employee resource', [400, 404, 413])
+    update: resource('updating employee resource', notFound)
       .meta({
-        openapi: { method: 'PUT', path: '/employee-resources/{resourceId}', tags: tags.employees, summary: 'Update an employee resource', protect: true },
+        examples: examples.employeesUpdate,
+        openapi: {
+          method: 'PUT',
+          path: '/employee-resources/{resourceId}',
+          tags: tags.employees,
+          summary: 'Update an employee resource',
+          description: 'Changes the fields sent and keeps the others; `null` clears an optional field. Identifiers cannot be changed.',
+          protect: true,
+        },
       })
       .input(EmployeePatch.extend(byId))
       .output(message)
@@ -52,10 +81,18 @@ export const resourcesRouter = router({
   }),
 
   assets: router({
-    create: resource('creating asset resource', [400, 409, 413])
+    create: resource('creating asset resource', conflict)
       .meta({
         successStatus: 201,
-        openapi: { method: 'POST', path: '/asset-resources', tags: tags.assets, summary: 'Create an asset resource', protect: true },
+        examples: examples.assetsCreate,
+        openapi: {
+          method: 'POST',
+          path: '/asset-resources',
+          tags: tags.assets,
+          summary: 'Create an asset resource',
+          description: "Stores the asset in the key's organization. `resourceId` is unique per organization and kind.",
+          protect: true,
+        },
       })
       .input(AssetCreate)
       .output(message)
@@ -64,17 +101,33 @@ export const resourcesRouter = router({
         return { message: 'Asset resource created' };
       }),
 
-    list: resource('fetching asset resources', [])
+    list: resource('fetching asset resources')
       .meta({
-        openapi: { method: 'GET', path: '/asset-resources', tags: tags.assets, summary: "List the organization's asset resources", protect: true },
+        examples: examples.assetsList,
+        openapi: {
+          method: 'GET',
+          path: '/asset-resources',
+          tags: tags.assets,
+          summary: "List the organization's asset resources",
+          description: "Every asset resource of the key's organization; optional fields never set are absent.",
+          protect: true,
+        },
       })
       .input(z.void())
       .output(z.array(Asset))
       .query(({ ctx }) => ctx.services.resources.listAssets(ctx.orgId)),
 
-    update: resource('updating asset resource', [400, 404, 413])
+    update: resource('updating asset resource', notFound)
       .meta({
-        openapi: { method: 'PUT', path: '/asset-resources/{resourceId}', tags: tags.assets, summary: 'Update an asset resource', protect: true },
+        examples: examples.assetsUpdate,
+        openapi: {
+          method: 'PUT',
+          path: '/asset-resources/{resourceId}',
+          tags: tags.assets,
+          summary: 'Update an asset resource',
+          description: 'Changes the fields sent and keeps the others; `null` clears an optional field. Identifiers cannot be changed.',
+          protect: true,
+        },
       })
       .input(AssetPatch.extend(byId))
       .output(message)
@@ -84,8 +137,9 @@ export const resourcesRouter = router({
       }),
   }),
 
-  all: resource('fetching all resources', [400])
+  all: resource('fetching all resources')
     .meta({
+      examples: examples.all,
       openapi: {
         method: 'GET',
         path: '/all-resources',

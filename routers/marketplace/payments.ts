@@ -1,13 +1,21 @@
 import { z } from 'zod';
-import { PaymentConfig, usdc, walletAddress } from '../../server/marketplace/schemas.ts';
+import { PaymentConfig, usdcUpTo, walletAddress } from '../../server/marketplace/schemas.ts';
+import { marketplaceExamples as examples } from '../examples/marketplace.ts';
 import { marketplaceProcedure } from '../procedures.ts';
 import { router } from '../trpc.ts';
 
 export const paymentsRouter = router({
   config: marketplaceProcedure
     .meta({
-      errorStatuses: [429],
-      openapi: { method: 'GET', path: '/api/payments/config', tags: ['Payments'], summary: 'What and where to pay: mint, destination, cluster, RPC URL', protect: false },
+      examples: examples.paymentsConfig,
+      openapi: {
+        method: 'GET',
+        path: '/api/payments/config',
+        tags: ['Payments'],
+        summary: 'What and where to pay: mint, destination, cluster, RPC URL',
+        description: "What a consumer needs to build the payment transaction of `POST /api/orders/{id}/accept`: the USDC mint, the marketplace's wallet and token account, the cluster and where to send it.",
+        protect: false,
+      },
     })
     .input(z.object({}))
     .output(PaymentConfig)
@@ -15,7 +23,9 @@ export const paymentsRouter = router({
 
   faucet: marketplaceProcedure
     .meta({
-      errorStatuses: [404, 422, 429],
+      errors: { 404: ['NOT_FOUND'], 422: ['TRANSACTION_FAILED'], 503: ['TRANSACTION_FAILED'] },
+      errorNotes: { NOT_FOUND: 'The server runs on a real cluster (SOLANA_RPC_URL): there is no faucet' },
+      examples: examples.paymentsFaucet,
       openapi: {
         method: 'POST',
         path: '/dev/faucet',
@@ -27,7 +37,7 @@ export const paymentsRouter = router({
         protect: false,
       },
     })
-    .input(z.strictObject({ wallet: walletAddress, amount: usdc.refine((v) => v <= 1_000_000, 'Must be 0 to 1,000,000') }))
+    .input(z.strictObject({ wallet: walletAddress, amount: usdcUpTo(1_000_000, 'Must be 0 to 1,000,000') }))
     .output(z.object({ wallet: z.string(), amount: z.number(), balance: z.number(), signature: z.string() }))
     .mutation(({ ctx, input }) => ctx.services.payments.faucet(input.wallet, input.amount)),
 });

@@ -1,6 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import { asAppError } from '../../server/platform/errors.ts';
+import { AppError, asAppError } from '../../server/platform/errors.ts';
+import { documented, RETRY_AFTER } from '../../server/platform/http/procedure-meta.ts';
 import { middleware } from '../trpc.ts';
 
 const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -15,8 +16,14 @@ const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
-/** Turns any failure into a TRPCError whose code matches the documented status and whose cause is the AppError. */
-export const convertErrors = middleware(async ({ ctx, next, meta }) => {
+/** What an unreachable database answers (`asAppError`): 503 with Retry-After, but 500 in the resource API. */
+const unavailable = new AppError('SERVICE_UNAVAILABLE', '');
+
+/**
+ * Turns any failure into a TRPCError whose code matches the documented status and whose cause is the AppError. Any
+ * call may fail inside (500) or find the database down (a procedure that never reads it says so: meta `database`).
+ */
+export const convertErrors = documented(middleware(async ({ ctx, next, meta }) => {
   const result = await next();
   if (result.ok) return result;
   const app = asAppError(result.error);
@@ -24,4 +31,11 @@ export const convertErrors = middleware(async ({ ctx, next, meta }) => {
   if (app.statusFor(meta?.api ?? 'resources') === 503) ctx.res.setHeader('Retry-After', 5);
   const code = TRPC_CODE[app.statusFor(meta?.api ?? 'resources')] ?? 'INTERNAL_SERVER_ERROR';
   throw new TRPCError({ code, message: app.message, cause: app });
+}), ({ api }) => {
+  const status = unavailable.statusFor(api);
+  return {
+    errors: status === 500 ? { 500: ['INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'] } : { 500: ['INTERNAL_ERROR'], [status]: ['SERVICE_UNAVAILABLE'] },
+    notes: { SERVICE_UNAVAILABLE: status === 503 ? 'The database cannot be reached: retry after Retry-After seconds' : 'The database cannot be reached' },
+    headers: { 'Retry-After': { header: RETRY_AFTER, on: (answer) => answer === 503 } },
+  };
 });

@@ -1,4 +1,6 @@
-import { enforceIpCeiling, enforceRateLimit, ipKey } from '../../server/marketplace/rate-limits.ts';
+import { enforceIpCeiling, enforceRateLimit, ipKey, RATE_LIMITED } from '../../server/marketplace/rate-limits.ts';
+import { WALLET_SIGNED } from '../../server/marketplace/wallet-signature-doc.ts';
+import { documented } from '../../server/platform/http/procedure-meta.ts';
 import { middleware } from '../trpc.ts';
 
 /**
@@ -7,7 +9,7 @@ import { middleware } from '../trpc.ts';
  * is then refused. A signed write also counts against its client IP's ceiling (fresh wallets do not buy fresh
  * allowances). Either way the answer carries X-RateLimit headers.
  */
-export const requireWallet = middleware(async ({ ctx, meta, next }) => {
+export const requireWallet = documented(middleware(async ({ ctx, meta, next }) => {
   const request = { method: ctx.method, url: ctx.url, headers: ctx.headers, host: ctx.host, body: ctx.body };
   // A WebSocket connection is proven once, its signature used up (a GET's is not): one connection per signature.
   const proof = await (ctx.proveConnection
@@ -17,4 +19,8 @@ export const requireWallet = middleware(async ({ ctx, meta, next }) => {
   if ('failure' in proof) throw proof.failure;
   if (ctx.method.toUpperCase() !== 'GET') await enforceIpCeiling(ctx.services.rateLimiter, ctx.res, meta?.rateLimit, ctx.ip);
   return next({ ctx: { wallet: proof.wallet } });
+}), {
+  ...WALLET_SIGNED,
+  ...RATE_LIMITED,
+  errors: { 401: ['INVALID_SIGNATURE'], ...RATE_LIMITED.errors },
 });

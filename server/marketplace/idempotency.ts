@@ -13,7 +13,8 @@ export type Outcome = { ok: true; data: unknown } | { ok: false; code: AppErrorC
  */
 const REMEMBER_MS = 24 * 60 * 60 * 1000;
 const LOCK_MS = 5 * 60_000;
-const KEY = /^[\x21-\x7e]{1,255}$/;
+/** An Idempotency-Key: 1 to 255 visible ASCII characters. */
+export const IDEMPOTENCY_KEY = /^[!-~]{1,255}$/;
 
 
 /**
@@ -32,7 +33,7 @@ export class IdempotencyService {
 
   /** Runs `call` once per (caller, key, request); replays its outcome afterwards. */
   async run(caller: string, key: string, request: unknown, call: () => Promise<Outcome>): Promise<{ outcome: Outcome; replayed: boolean }> {
-    if (!KEY.test(key)) {
+    if (!IDEMPOTENCY_KEY.test(key)) {
       throw new AppError('INVALID_REQUEST', 'Idempotency-Key must be 1 to 255 visible ASCII characters', { 'Idempotency-Key': 'Invalid' });
     }
     const keyHash = sha256(`${caller}\n${key}`);

@@ -4,6 +4,7 @@
  */
 import { AppError } from '../platform/errors.ts';
 import type { ResponseHeaders } from '../platform/http/context.ts';
+import { RETRY_AFTER, type OperationDoc } from '../platform/http/procedure-meta.ts';
 import type { RateDecision, RateLimiter, RateRule } from '../platform/rate-limiter.ts';
 
 const MINUTE = 60;
@@ -42,6 +43,23 @@ function setRateLimitHeaders(res: ResponseHeaders, decision: RateDecision) {
   res.setHeader('X-RateLimit-Reset', decision.resetAt);
   if (!decision.allowed) res.setHeader('Retry-After', decision.retryAfterSeconds);
 }
+
+/**
+ * On every answer of the marketplace, errors included (server/platform/http/rest.ts counts refused calls too), but
+ * promised only below 500: a call fails with 503 when the counters' database is down, before they could be read.
+ */
+const counted = (status: number) => status < 500;
+
+/** openapi.json: what counting calls adds to an operation (the middlewares that count document it). */
+export const RATE_LIMITED: OperationDoc = {
+  errors: { 429: ['RATE_LIMIT_EXCEEDED'] },
+  headers: {
+    'X-RateLimit-Limit': { header: { description: "The limit of the call's rule: calls per window", required: true, schema: { type: 'integer', minimum: 1 } }, on: counted },
+    'X-RateLimit-Remaining': { header: { description: 'Calls left in the current window', required: true, schema: { type: 'integer', minimum: 0 } }, on: counted },
+    'X-RateLimit-Reset': { header: { description: 'When the current window ends, Unix time in seconds', required: true, schema: { type: 'integer' } }, on: counted },
+    'Retry-After': { header: RETRY_AFTER, on: (status) => status === 429 },
+  },
+};
 
 /** Counts one call of `key` against its rule (default 120/min) and puts the X-RateLimit headers on the answer. */
 export async function countCall(limiter: RateLimiter, res: ResponseHeaders, rule: RateRuleName | undefined, key: string) {

@@ -191,7 +191,7 @@ describe('open to any origin (the default)', () => {
         const res = await fetch(`${server.url}${path}`, { headers: { origin: APP } });
         expect(res.status, path).toBe(200);
         expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
-        if (path === '/openapi.json') expect(((await res.json()) as { servers: unknown }).servers).toEqual([{ url: '/' }]);
+        if (path === '/openapi.json') expect(((await res.json()) as { servers: { url: string }[] }).servers[0]).toEqual(expect.objectContaining({ url: '/' }));
       }
     });
   });

@@ -245,9 +245,9 @@ describe('marketplace operations', () => {
   const isPublic = (method: string, path: string) => PUBLIC.includes(`${method} ${path}`);
 
   it.each(marketplaceOperations.filter(([method, path]) => !isPublic(method, path)))(
-    '%s %s requires the three wallet headers together',
+    '%s %s requires a wallet signature (one scheme; the other signed headers are parameters)',
     (_method, _path, op) => {
-      expect((op as { security?: unknown }).security).toEqual([{ WalletAddress: [], WalletSignature: [], WalletTimestamp: [] }]);
+      expect((op as { security?: unknown }).security).toEqual([{ WalletSignature: [] }]);
     },
   );
 
@@ -268,9 +268,9 @@ describe('documentation hosting operations', () => {
     );
   });
 
-  it.each(docsOperations)('%s %s documents its errors with the /api error body', (_method, _path, op) => {
+  it.each(docsOperations)('%s %s documents its errors with the /api error body (its own codes)', (_method, _path, op) => {
     for (const status of statusesOf(op).filter((s) => s >= 400)) {
-      expect(JSON.stringify(op.responses[String(status)])).toContain('#/components/schemas/MarketplaceError');
+      expect(JSON.stringify(op.responses[String(status)])).toContain('#/components/schemas/DocsError');
     }
   });
 
@@ -287,6 +287,6 @@ describe('documentation hosting operations', () => {
   });
 
   it.each(docsOperations)('%s %s: an organization API key, but the webhook (signed by its secret instead)', (_method, path, op) => {
-    expect(op.security).toEqual(path.endsWith('/webhook') ? undefined : [{ ApiKey: [] }]);
+    expect(op.security).toEqual(path.endsWith('/webhook') ? [{ WebhookSignature: [] }] : [{ ApiKey: [] }]);
   });
 });
