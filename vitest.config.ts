@@ -9,8 +9,16 @@ import { defineConfig } from 'vitest/config';
  * only on its database, so a run has no skipped tests and each CI run covers its own.
  */
 const onPostgres = Boolean(process.env.DATABASE_URL);
-/** Tests that never touch the database (documentation sites, the packed docs CLI, a few of hosting's): the PGlite run covers them. */
-const databaseFree = ['tests/docs-sites/**', 'tests/packages/docs-cli-package.test.ts', 'tests/docs-hosting/build-processes.test.ts', 'tests/docs-hosting/site-search.test.ts'];
+/** Tests that never touch the database (documentation sites, the packed docs CLI, a few of hosting's, openapi.json's lints): the PGlite run covers them. */
+const databaseFree = [
+  'tests/docs-sites/**',
+  'tests/packages/docs-cli-package.test.ts',
+  'tests/docs-hosting/build-processes.test.ts',
+  'tests/docs-hosting/site-search.test.ts',
+  'tests/platform/openapi-document.test.ts',
+  'tests/platform/openapi-lint.test.ts',
+  'tests/platform/openapi-spectral.test.ts',
+];
 
 // Each test file runs in a process of its own that loads Astro, Vite and the server anew: with Node's code cache
 // (in this checkout, inherited by those processes and the ones they start) that takes ~0.7 s less each time.

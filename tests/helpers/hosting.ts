@@ -63,6 +63,11 @@ export async function settled(rest: Rest, build: Pick<Build, 'id'>, timeoutMs = 
   }
 }
 
+/** Settles every build of `site` (those a test queued), so that they finish before the server stops. */
+export async function settleBuilds(rest: Rest, site: string): Promise<void> {
+  for (const build of (await rest<{ builds?: Build[] }>('GET', `/api/docs/repositories/${site}/builds`)).body?.builds ?? []) await settled(rest, build).catch(() => {});
+}
+
 /** Publishes a ref and waits for its build; fails the test unless it succeeded. */
 export async function published(rest: Rest, site: string, ref?: string): Promise<Build> {
   const res = await rest<Build>('POST', `/api/docs/repositories/${site}/publish`, ref ? { ref } : {});

@@ -1,7 +1,10 @@
 import { createMarketplaceClient, createSignedFetch, generateKeypair, keypairSigner, type AgentRegistrationInput } from '../../client-sdk/index.ts';
 
-/** A wallet (new, or the given secret key's) with its typed client and its signed REST fetch. */
-export function walletFor(baseUrl: string, secretKey = generateKeypair().secretKey) {
+/**
+ * A wallet (new, or the given secret key's) with its typed client and its signed REST fetch (signed for `baseUrl`,
+ * sent with `fetchImpl`: the global fetch unless given).
+ */
+export function walletFor(baseUrl: string, secretKey = generateKeypair().secretKey, fetchImpl?: typeof fetch) {
   const signer = keypairSigner(secretKey);
   const { address } = signer;
   return {
@@ -11,7 +14,7 @@ export function walletFor(baseUrl: string, secretKey = generateKeypair().secretK
     sdk: createMarketplaceClient({ baseUrl, wallet: signer }),
     /** REST call signed by this wallet: returns status, headers and the parsed body. */
     async rest(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-      const res = await createSignedFetch(signer, baseUrl)(path, {
+      const res = await createSignedFetch(signer, baseUrl, fetchImpl)(path, {
         method,
         headers,
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
