@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import { AppError, asAppError } from '../../server/platform/errors.ts';
+import { asAppError, statusOf } from '../../server/platform/errors.ts';
 import { documented, RETRY_AFTER } from '../../server/platform/http/procedure-meta.ts';
 import { middleware } from '../trpc.ts';
 
@@ -16,23 +16,21 @@ const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
-/** What an unreachable database answers (`asAppError`): 503 with Retry-After, but 500 in the resource API. */
-const unavailable = new AppError('SERVICE_UNAVAILABLE', '');
-
 /**
  * Turns any failure into a TRPCError whose code matches the documented status and whose cause is the AppError. Any
- * call may fail inside (500) or find the database down (a procedure that never reads it says so: meta `database`).
+ * call may fail inside (500) or find the database down (`asAppError`: 503 with Retry-After, 500 in the resource API).
  */
 export const convertErrors = documented(middleware(async ({ ctx, next, meta }) => {
   const result = await next();
   if (result.ok) return result;
   const app = asAppError(result.error);
   if (app.code === 'INTERNAL_ERROR') throw result.error;
-  if (app.statusFor(meta?.api ?? 'resources') === 503) ctx.res.setHeader('Retry-After', 5);
-  const code = TRPC_CODE[app.statusFor(meta?.api ?? 'resources')] ?? 'INTERNAL_SERVER_ERROR';
+  const status = app.statusFor(meta?.api ?? 'resources');
+  if (status === 503) ctx.res.setHeader('Retry-After', 5);
+  const code = TRPC_CODE[status] ?? 'INTERNAL_SERVER_ERROR';
   throw new TRPCError({ code, message: app.message, cause: app });
 }), ({ api }) => {
-  const status = unavailable.statusFor(api);
+  const status = statusOf('SERVICE_UNAVAILABLE', api);
   return {
     errors: status === 500 ? { 500: ['INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'] } : { 500: ['INTERNAL_ERROR'], [status]: ['SERVICE_UNAVAILABLE'] },
     notes: { SERVICE_UNAVAILABLE: status === 503 ? 'The database cannot be reached: retry after Retry-After seconds' : 'The database cannot be reached' },

@@ -44,6 +44,16 @@ export type Api = 'resources' | 'marketplace' | 'docs';
 /** Field path -> what is wrong with it. */
 export type FieldProblems = Record<string, string>;
 
+/**
+ * The HTTP status of a code in an API: the marketplace answers validation errors with 422 (the resource API with
+ * 400), and an unreachable database with 503 (the resource API documents 500 for every failure).
+ */
+export function statusOf(code: AppErrorCode, api: Api): number {
+  if (code === 'VALIDATION_ERROR' && api !== 'resources') return 422;
+  if (code === 'SERVICE_UNAVAILABLE' && api === 'resources') return 500;
+  return STATUS[code];
+}
+
 export class AppError extends Error {
   override readonly name = 'AppError';
   readonly code: AppErrorCode;
@@ -58,15 +68,9 @@ export class AppError extends Error {
     this.status = status;
   }
 
-  /**
-   * The HTTP status for an API: the marketplace answers validation errors with 422 (the resource API
-   * with 400), and an unreachable database with 503 (the resource API documents 500 for every failure).
-   */
+  /** The HTTP status for an API: `statusOf` its code, unless this error overrides it. */
   statusFor(api: Api): number {
-    if (this.status) return this.status;
-    if (this.code === 'VALIDATION_ERROR' && api !== 'resources') return 422;
-    if (this.code === 'SERVICE_UNAVAILABLE' && api === 'resources') return 500;
-    return STATUS[this.code];
+    return this.status ?? statusOf(this.code, api);
   }
 }
 

@@ -2,7 +2,7 @@ import type { AnyRouter } from '@trpc/server';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { z } from 'zod';
 import type { oas31 } from 'zod-openapi';
-import { type Api, AppError, type AppErrorCode } from '../errors.ts';
+import { type Api, type AppErrorCode, statusOf } from '../errors.ts';
 import { MAX_BODY_BYTES, MAX_BODY_DEPTH } from './body.ts';
 import { type CallKind, type Meta, middlewareDocsOf, type OperationDoc, type ResponseHeader } from './procedure-meta.ts';
 
@@ -65,7 +65,7 @@ const BODY_READ: OperationDoc = {
 
 /** Input validation (zod): 422 in the APIs under /api, 400 in the resource API. */
 const validationDoc = (api: Api): OperationDoc => ({
-  errors: { [new AppError('VALIDATION_ERROR', '').statusFor(api)]: ['VALIDATION_ERROR'] },
+  errors: { [statusOf('VALIDATION_ERROR', api)]: ['VALIDATION_ERROR'] },
   notes: {
     VALIDATION_ERROR:
       api === 'resources' ? 'The body, path or query fails validation: `error` names each bad field' : 'The body, path or query fails validation: `details` names each bad field',
