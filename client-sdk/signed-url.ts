@@ -10,13 +10,16 @@
  * in form parameters. Never decoded: what splits or escapes parameters (`&` `=` `+` `%`, and `;`, a separator to
  * some parsers), delimiters (`/` `?` `#`), spaces, controls and non-ASCII bytes.
  */
-const SAME_ESCAPED = { path: /[A-Za-z0-9\-._~:@]/, query: /[A-Za-z0-9\-._~:@!$'()*,]/ };
+export const SAME_ESCAPED = { path: /[A-Za-z0-9\-._~:@]/, query: /[A-Za-z0-9\-._~:@!$'()*,]/ };
 
-const decodeSame = (part: string, same: RegExp) =>
+/** `part` with the escapes of the characters `same` matches decoded, and every other escape given to `other`. */
+export const decodeEscapes = (part: string, same: RegExp, other = (escape: string) => escape) =>
   part.replace(/%[0-9A-Fa-f]{2}/g, (escape) => {
     const char = String.fromCharCode(parseInt(escape.slice(1), 16));
-    return same.test(char) ? char : escape.toUpperCase();
+    return same.test(char) ? char : other(escape);
   });
+
+const decodeSame = (part: string, same: RegExp) => decodeEscapes(part, same, (escape) => escape.toUpperCase());
 
 /**
  * A request target (path + query) in canonical form: escapes of characters that mean the same either way are

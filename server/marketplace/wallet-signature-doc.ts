@@ -7,7 +7,7 @@
 import type { oas31 } from 'zod-openapi';
 import type { OperationDoc } from '../platform/http/procedure-meta.ts';
 import { BASE58_ADDRESS } from './schemas.ts';
-import { EMPTY_BODY_SHA256, SIGNATURE_WINDOW, signedMessage } from './wallet-signature.ts';
+import { BODY_DIGEST_PATTERN, EMPTY_BODY_SHA256, SIGNATURE_WINDOW, signedMessage, TIMESTAMP_PATTERN } from './wallet-signature.ts';
 
 /** The headers of a signed call, as clients spell them (the server reads them in any case). */
 const HEADERS = { address: 'X-Wallet-Address', signature: 'X-Signature', timestamp: 'X-Timestamp', bodyDigest: 'X-Body-SHA256' } as const;
@@ -57,7 +57,7 @@ const RECIPE_DATA = {
   headers: HEADERS,
   messages: MESSAGES,
   parts: PARTS,
-  timestamp: { unit: 'ms', pattern: '^[0-9]{1,16}$', maxAgeMs: SIGNATURE_WINDOW.maxAgeMs, maxAheadMs: SIGNATURE_WINDOW.maxAheadMs },
+  timestamp: { unit: 'ms', pattern: TIMESTAMP_PATTERN.source, maxAgeMs: SIGNATURE_WINDOW.maxAgeMs, maxAheadMs: SIGNATURE_WINDOW.maxAheadMs },
   bodyDigest: { header: HEADERS.bodyDigest, algorithm: 'SHA-256', encoding: 'hex, lower case', ofNoBody: EMPTY_BODY_SHA256, selects: 'v2' },
   singleUse: 'every method but GET',
 };
@@ -93,7 +93,7 @@ const PARAMETERS: Record<string, oas31.ParameterObject> = {
     name: HEADERS.bodyDigest,
     required: false,
     description: 'The SHA-256 of the body bytes as sent (of no bytes without a body), lower-case hex: makes the signed message v2',
-    schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+    schema: { type: 'string', pattern: BODY_DIGEST_PATTERN.source },
     example: EMPTY_BODY_SHA256,
   },
 };

@@ -129,9 +129,9 @@ export function proofFromQuery(target: string): Pick<SignedRequest, 'url' | 'hea
 const MAX_ADDRESS_CHARS = 44;
 const MAX_SIGNATURE_CHARS = 88;
 // Unix ms fits in 16 digits until the year 2286; safe integers have at most 16 digits.
-const TIMESTAMP_PATTERN = /^[0-9]{1,16}$/;
+export const TIMESTAMP_PATTERN = /^[0-9]{1,16}$/;
 // Lower case only: the header's text is signed, so one digest must have one spelling.
-const BODY_DIGEST_PATTERN = /^[0-9a-f]{64}$/;
+export const BODY_DIGEST_PATTERN = /^[0-9a-f]{64}$/;
 
 // DER SubjectPublicKeyInfo header for an Ed25519 key; followed by the raw 32-byte key.
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');

@@ -11,6 +11,7 @@ import { pinBodySchemasToNoCoercion } from './no-coercion.ts';
 import { procedureMeta, type Meta } from './procedure-meta.ts';
 import { keepOriginalUrl, requestContext } from './context.ts';
 import { clientAddress } from './client-address.ts';
+import { decodeEscapes, SAME_ESCAPED } from '../../../client-sdk/signed-url.ts';
 
 /**
  * Each API's documented error body. Resource API: `message` names the failed action, `error` says what
@@ -39,15 +40,12 @@ const apiOfPath = (url: string | undefined): Api => (url?.startsWith('/api/') ||
 
 /**
  * Percent-escapes of characters that need none in a path (`emp%2D1`, `a%40b`) are decoded, as RFC 3986
- * makes them equivalent; the adapter does not decode path parameters itself.
+ * makes them equivalent; the adapter does not decode path parameters itself. The same set as a signed URL's
+ * canonical path (client-sdk/signed-url.ts), so a signature of that form names the route it reaches.
  */
 const unescapePath = (url: string) => {
   const query = url.indexOf('?');
-  const path = query < 0 ? url : url.slice(0, query);
-  const decoded = path.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
-    const char = String.fromCharCode(parseInt(hex, 16));
-    return /[A-Za-z0-9._~@:-]/.test(char) ? char : escape;
-  });
+  const decoded = decodeEscapes(query < 0 ? url : url.slice(0, query), SAME_ESCAPED.path);
   return query < 0 ? decoded : decoded + url.slice(query);
 };
 
