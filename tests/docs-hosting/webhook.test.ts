@@ -2,12 +2,10 @@
  * The push webhook protocol on its own (server/docs-hosting/webhook.ts): GitHub's signature over the raw body,
  * and what each event asks for. The HTTP side (unknown repositories, builds queued) is in end-to-end.test.ts.
  */
-import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../server/platform/errors.ts';
 import { webhookAction, webhookSignatureMatches } from '../../server/docs-hosting/webhook.ts';
-
-const sign = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+import { webhookSignature as sign } from '../helpers/hosting.ts';
 
 describe('webhookSignatureMatches (X-Hub-Signature-256)', () => {
   const body = '{"ref":"refs/heads/main"}';

@@ -97,6 +97,9 @@ export function get(baseUrl: string, path: string, options: { host?: string; met
   });
 }
 
+/** The `X-Hub-Signature-256` of a webhook body under the repository's secret. */
+export const webhookSignature = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+
 /** A push webhook as GitHub sends it: the JSON body signed with the repository's webhook secret. */
 export async function pushWebhook(baseUrl: string, site: string, secret: string, payload: object, event = 'push', signature?: string) {
   const body = JSON.stringify(payload);
@@ -105,7 +108,7 @@ export async function pushWebhook(baseUrl: string, site: string, secret: string,
     headers: {
       'content-type': 'application/json',
       'x-github-event': event,
-      'x-hub-signature-256': signature ?? `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+      'x-hub-signature-256': signature ?? webhookSignature(secret, body),
     },
     body,
   });

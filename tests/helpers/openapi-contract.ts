@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../scripts/lib/free-port.ts';
 
 /**
  * What the contract tests of openapi.json share (tests/platform/openapi-prism-proxy, openapi-client,
@@ -107,18 +108,6 @@ export function dereference(doc: OpenApiDocument, value: unknown, seen: string[]
     return { ...dereference(doc, target, [...seen, $ref]), ...dereference(doc, rest, seen) };
   }
   return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, dereference(doc, v, seen)]));
-}
-
-/** A TCP port nothing listens on now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const prismPackage = createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json');

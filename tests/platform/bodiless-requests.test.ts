@@ -5,13 +5,12 @@
  * `{}`, and answers its documented success (docs/resource-management.md "Updating resources", docs/marketplace.md
  * "Request bodies", docs/docs-hosting.md). A body still needs `Content-Type: application/json`.
  */
-import { createHmac } from 'node:crypto';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignedFetch, signedHeaders } from '../../client-sdk/index.ts';
 import type { GitFixture } from '../../scripts/lib/git-fixture.ts';
 import { startDnsStandIn, type DnsStandIn } from '../helpers/dns.ts';
-import { hostingConfig, smallDocsRepo } from '../helpers/hosting.ts';
+import { hostingConfig, smallDocsRepo, webhookSignature } from '../helpers/hosting.ts';
 import type { Wallet } from '../helpers/marketplace.ts';
 import { agentAndConsumer, createOrder, deliveredOrder, fund, type Parties } from '../helpers/orders.ts';
 import { asset, employee, restClient, type Rest } from '../helpers/rest.ts';
@@ -170,7 +169,7 @@ describe('a call whose body is optional, sent without one, answers its documente
   });
 
   it('POST /api/docs/repositories/{owner}/{repo}/webhook: a ping signed over no bytes answers 200', async () => {
-    const headers = { 'x-github-event': 'ping', 'x-hub-signature-256': `sha256=${createHmac('sha256', webhookSecret).update('').digest('hex')}` };
+    const headers = { 'x-github-event': 'ping', 'x-hub-signature-256': webhookSignature(webhookSecret, '') };
     for (const send of [bodiless, emptyFetch]) {
       expect(said(await send('POST', `/api/docs/repositories/${site}/webhook`, headers)), send.name).toEqual([200, { event: 'ping', builds: [] }]);
     }

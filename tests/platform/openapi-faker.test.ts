@@ -10,14 +10,14 @@
  * The operations come from the document the routers generate now (buildOpenApiDocument, what the server serves at
  * /openapi.json). (schema-strictness.test.ts checks the same idea against the zod inputs of a few procedures.)
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { generate } from 'json-schema-faker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '../../routers/index.ts';
 import { buildOpenApiDocument } from '../../server/platform/http/openapi.ts';
 import type { GitFixture } from '../../scripts/lib/git-fixture.ts';
 import { startDnsStandIn, type DnsStandIn } from '../helpers/dns.ts';
-import { hostingConfig, settleBuilds, smallDocsRepo } from '../helpers/hosting.ts';
+import { hostingConfig, settleBuilds, smallDocsRepo, webhookSignature } from '../helpers/hosting.ts';
 import { walletFor } from '../helpers/marketplace.ts';
 import { dereference, operationsOf, type OpenApiDocument, type Operation } from '../helpers/openapi-contract.ts';
 import { restClient } from '../helpers/rest.ts';
@@ -83,7 +83,7 @@ async function call(o: Operation, url: string, body: unknown): Promise<{ status:
         'content-type': 'application/json',
         'x-github-event': eventOf(body),
         'x-github-delivery': randomUUID(),
-        'x-hub-signature-256': `sha256=${createHmac('sha256', webhookSecret).update(text).digest('hex')}`,
+        'x-hub-signature-256': webhookSignature(webhookSecret, text),
       },
       body: text,
     });

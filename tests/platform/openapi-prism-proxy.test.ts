@@ -23,9 +23,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeypair } from '../../client-sdk/index.ts';
 import type { GitFixture } from '../../scripts/lib/git-fixture.ts';
 import { startDnsStandIn, type DnsStandIn } from '../helpers/dns.ts';
-import { hostingConfig, settled, smallDocsRepo, type Build } from '../helpers/hosting.ts';
+import { hostingConfig, settled, smallDocsRepo, webhookSignature, type Build } from '../helpers/hosting.ts';
 import { registration, walletFor, type Wallet } from '../helpers/marketplace.ts';
-import { documentOf, freePort, operationOf, operationsOf, scratchDir, startPrism, writeDocument, type Operation, type Prism } from '../helpers/openapi-contract.ts';
+import { freePort } from '../../scripts/lib/free-port.ts';
+import { documentOf, operationOf, operationsOf, scratchDir, startPrism, writeDocument, type Operation, type Prism } from '../helpers/openapi-contract.ts';
 import { openTokenAccount, paymentHeader } from '../helpers/orders.ts';
 import { asset, employee, restClient, type Rest } from '../helpers/rest.ts';
 import { createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
@@ -224,7 +225,7 @@ const githubPing = (hook: GithubHook) => ({
 /** GitHub's two signature headers of a body under the hook's secret. */
 const githubSignatures = (secret: string, body: string) => ({
   'X-Hub-Signature': `sha1=${createHmac('sha1', secret).update(body).digest('hex')}`,
-  'X-Hub-Signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+  'X-Hub-Signature-256': webhookSignature(secret, body),
 });
 
 /** One delivery with GitHub's headers (as its "Recent Deliveries" page shows them). */

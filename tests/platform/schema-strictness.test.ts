@@ -5,6 +5,7 @@ import { appRouter } from '../../routers/index.ts';
 import { buildOpenApiDocument } from '../../server/platform/http/openapi.ts';
 import { TIME_ZONES } from '../../server/platform/schemas.ts';
 import { walletFor } from '../helpers/marketplace.ts';
+import { dereference, type OpenApiDocument } from '../helpers/openapi-contract.ts';
 import { restClient } from '../helpers/rest.ts';
 import { createOrganization, startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -17,20 +18,8 @@ type Schema = Record<string, any>;
 const doc = JSON.parse(JSON.stringify(buildOpenApiDocument(appRouter))) as Schema;
 const procedures = (appRouter as unknown as { _def: { procedures: Record<string, { _def: { inputs: z.ZodType[] } }> } })._def.procedures;
 
-/** `schema` with every `#/components/...` $ref replaced by its target. */
-function dereference(schema: unknown): any {
-  if (Array.isArray(schema)) return schema.map(dereference);
-  if (!schema || typeof schema !== 'object') return schema;
-  const { $ref, ...rest } = schema as Schema;
-  if (typeof $ref === 'string') {
-    const target = $ref.slice(2).split('/').reduce((node: Schema, part) => node[part], doc);
-    return { ...dereference(target), ...dereference(rest) };
-  }
-  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, dereference(value)]));
-}
-
 const operation = (method: string, path: string) => doc.paths[path][method];
-const bodySchema = (path: string) => dereference(operation('post', path).requestBody.content['application/json'].schema);
+const bodySchema = (path: string) => dereference(doc as OpenApiDocument, operation('post', path).requestBody.content['application/json'].schema);
 const property = (path: string, name: string) => bodySchema(path).properties[name];
 
 /** The six operations of the issue: the REST path, the procedure, and how the real server is called. */
